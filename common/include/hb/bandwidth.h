@@ -1,0 +1,50 @@
+/// \file
+/// \brief Measured ceilings every chapter compares against: device copy and read bandwidth,
+///        and host<->device transfer rates (pinned, pageable, both directions at once).
+///
+/// All rates are decimal GB/s (1e9 bytes/s), the median of the repetitions, with bytes counted
+/// as the minimum that must move: a device-to-device copy of B bytes counts 2B (read + write).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <cuda_runtime_api.h>
+
+namespace hb {
+
+/// One bandwidth measurement.
+struct Bandwidth {
+  double gbs = 0.0;      ///< decimal GB/s over the median time
+  double median_ms = 0.0;
+  std::size_t bytes_counted = 0;  ///< bytes one repetition moves
+};
+
+/// Device-to-device cudaMemcpyAsync of \p bytes; counts 2 x bytes (read and write).
+Bandwidth measure_device_copy(std::size_t bytes, int iters);
+
+/// A kernel that only reads \p bytes of device memory (16-byte loads, XOR-folded);
+/// counts \p bytes. This is the ceiling of reductions.
+Bandwidth measure_device_read(std::size_t bytes, int iters);
+
+/// Which host memory a transfer uses.
+enum class HostMemory { Pinned, Pageable };
+
+/// Host-to-device cudaMemcpyAsync of \p bytes.
+Bandwidth measure_host_to_device(std::size_t bytes, HostMemory host, int iters);
+/// Device-to-host cudaMemcpyAsync of \p bytes.
+Bandwidth measure_device_to_host(std::size_t bytes, HostMemory host, int iters);
+/// Pinned host-to-device and device-to-host copies of \p bytes each, at the same time in two
+/// streams; counts 2 x bytes (the total that crosses the bus).
+Bandwidth measure_bidirectional(std::size_t bytes, int iters);
+
+/// XOR of all 32-bit words of \p n16 16-byte vectors at \p device_data, computed on the GPU
+/// by the kernel that measure_device_read() times (exposed so tests can check it).
+std::uint32_t device_xor_fold(const void* device_data, std::size_t n16, cudaStream_t stream);
+
+/// The NVIDIA driver version ("580.159.04") from /proc/driver/nvidia/version, or the CUDA
+/// driver API version ("CUDA 13.0 driver API") where that file does not exist.
+std::string driver_version_text();
+
+}  // namespace hb

@@ -1,0 +1,56 @@
+/// \file
+/// \brief Device facts (read with cudaDeviceGetAttribute: CUDA 13 removed several
+///        cudaDeviceProp fields such as clockRate) and "is there a GPU at all?".
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace hb {
+
+/// What a program needs to know about the GPU it runs on.
+struct DeviceInfo {
+  int index = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;     ///< compute capability
+  int sm_count = 0;                   ///< streaming multiprocessors
+  int clock_khz = 0;                  ///< peak SM clock
+  int memory_clock_khz = 0;           ///< peak memory clock
+  int memory_bus_bits = 0;            ///< memory bus width
+  std::size_t global_memory_bytes = 0;
+  std::size_t l2_bytes = 0;
+  std::size_t shared_per_block_optin = 0;  ///< largest shared memory a block may opt in to
+  std::size_t shared_per_sm = 0;
+  int max_threads_per_sm = 0;
+  int async_engines = 0;   ///< copy engines: 2 means H2D and D2H can overlap
+  bool can_map_host = false;
+  int driver_version = 0;  ///< e.g. 13000 for CUDA 13.0
+  int runtime_version = 0;
+
+  /// "9.0"
+  std::string compute_capability() const;
+  /// Datasheet DRAM bandwidth in GB/s (1e9): 2 (double data rate) x clock x bus width.
+  /// A lead, not a ceiling: programs compare against measured bandwidth.
+  double theoretical_bandwidth_gbs() const;
+  /// FP32 FMA issue bound in operations/s: SMs x 128 FP32 lanes x clock (Hopper and Ampere).
+  double fp32_lanes_per_second() const;
+};
+
+/// "13.0" from 13000.
+std::string cuda_version_text(int version);
+
+/// Number of CUDA devices; 0 when there is no device or no driver. Never throws.
+/// When 0, \p why (if given) receives CUDA's explanation.
+int device_count(std::string* why = nullptr);
+
+/// Whether at least one CUDA device can be used. Never throws.
+bool device_available(std::string* why = nullptr);
+
+/// Makes \p index the current device. Throws NoDevice when the machine has none (with a
+/// message that says so plainly), UsageError when \p index is out of range.
+void select_device(int index);
+
+/// Reads the facts of device \p index (which must exist).
+DeviceInfo query_device(int index);
+
+}  // namespace hb

@@ -1,0 +1,44 @@
+/// \file
+/// \brief Strict reading and writing of 8-bit PGM images (binary P5 and ASCII P2).
+///
+/// Every malformed file is rejected with a UsageError that names the file and the problem:
+/// a wrong magic number, a missing or non-numeric field, a zero or huge size, maxval outside
+/// 1..255 (16-bit PGM is not supported), pixel values above maxval, truncated pixel data.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hb {
+
+/// A gray-scale image, row-major, one byte per pixel.
+struct GrayImage {
+  int width = 0;
+  int height = 0;
+  int maxval = 255;                 ///< the brightest value the file declared
+  std::vector<std::uint8_t> pixels;  ///< width x height values in 0..maxval
+
+  std::uint8_t at(int x, int y) const { return pixels[std::size_t(y) * width + x]; }
+};
+
+/// Largest image we accept: 2^28 pixels (256 Mpixel), each side at most 2^20.
+constexpr std::size_t kMaxPgmPixels = std::size_t(1) << 28;
+constexpr int kMaxPgmSide = 1 << 20;
+
+/// Parses PGM data held in memory; \p name is used in error messages.
+GrayImage parse_pgm(const std::string& data, const std::string& name = "<memory>");
+/// Reads a PGM file. Throws UsageError when it cannot be opened or is malformed.
+GrayImage read_pgm(const std::string& path);
+
+/// PGM flavours we write.
+enum class PgmFormat { Binary /* P5 */, Ascii /* P2 */ };
+
+/// Serializes \p image (validated first: sizes and maxval as parse_pgm requires).
+std::string format_pgm(const GrayImage& image, PgmFormat format = PgmFormat::Binary);
+/// Writes \p image to \p path. Throws UsageError when the file cannot be written.
+void write_pgm(const std::string& path, const GrayImage& image,
+               PgmFormat format = PgmFormat::Binary);
+
+}  // namespace hb

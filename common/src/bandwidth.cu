@@ -1,0 +1,177 @@
+#include "hb/bandwidth.h"
+
+#include <fstream>
+#include <regex>
+#include <vector>
+
+#include "hb/device.h"
+#include "hb/error.h"
+#include "hb/memory.h"
+#include "hb/timing.h"
+
+namespace hb {
+
+namespace {
+
+// Reads n16 16-byte vectors with a grid-stride loop, four loads in flight per thread, and
+// XOR-folds them so the compiler cannot drop the loads; one atomic per thread at the end.
+__global__ void xor_fold_kernel(const uint4* __restrict__ in, std::size_t n16,
+                                unsigned* __restrict__ out) {
+  unsigned acc = 0;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (; i + 3 * stride < n16; i += 4 * stride) {
+    const uint4 a = in[i], b = in[i + stride], c = in[i + 2 * stride], d = in[i + 3 * stride];
+    acc ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ c.x ^ c.y ^ c.z ^ c.w ^ d.x ^ d.y ^
+           d.z ^ d.w;
+  }
+  for (; i < n16; i += stride) {
+    const uint4 a = in[i];
+    acc ^= a.x ^ a.y ^ a.z ^ a.w;
+  }
+  // Lanes combine first so one atomic per warp goes to memory.
+  for (int offset = 16; offset > 0; offset /= 2) acc ^= __shfl_xor_sync(0xffffffffu, acc, offset);
+  if ((threadIdx.x & 31) == 0) atomicXor(out, acc);
+}
+
+constexpr int kFoldThreads = 256;
+
+int fold_blocks() {
+  int device = 0, sms = 0, per_sm = 0;
+  HB_CUDA_CHECK(cudaGetDevice(&device));
+  HB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  HB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, xor_fold_kernel,
+                                                              kFoldThreads, 0));
+  return sms * per_sm;
+}
+
+Bandwidth make(std::size_t bytes_counted, const TimingStats& t) {
+  Bandwidth b;
+  b.bytes_counted = bytes_counted;
+  b.median_ms = t.median_ms;
+  b.gbs = t.median_ms > 0 ? bytes_counted / (t.median_ms * 1e-3) / 1e9 : 0.0;
+  return b;
+}
+
+// A pageable or pinned host buffer, filled so the pages exist before timing.
+struct HostBytes {
+  HostBytes(std::size_t bytes, HostMemory kind) {
+    if (kind == HostMemory::Pinned) {
+      pinned = PinnedBuffer<unsigned char>(bytes);
+      ptr = pinned.data();
+    } else {
+      pageable.resize(bytes);
+      ptr = pageable.data();
+    }
+    for (std::size_t i = 0; i < bytes; i += 4096) ptr[i] = static_cast<unsigned char>(i >> 12);
+  }
+  PinnedBuffer<unsigned char> pinned;
+  std::vector<unsigned char> pageable;
+  unsigned char* ptr = nullptr;
+};
+
+}  // namespace
+
+std::uint32_t device_xor_fold(const void* device_data, std::size_t n16, cudaStream_t stream) {
+  DeviceBuffer<unsigned> out(1);
+  HB_CUDA_CHECK(cudaMemsetAsync(out.data(), 0, sizeof(unsigned), stream));
+  xor_fold_kernel<<<fold_blocks(), kFoldThreads, 0, stream>>>(
+      static_cast<const uint4*>(device_data), n16, out.data());
+  HB_CHECK_LAUNCH();
+  unsigned result = 0;
+  HB_CUDA_CHECK(cudaMemcpyAsync(&result, out.data(), sizeof result, cudaMemcpyDeviceToHost, stream));
+  HB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return result;
+}
+
+Bandwidth measure_device_copy(std::size_t bytes, int iters) {
+  DeviceBuffer<unsigned char> src(bytes), dst(bytes);
+  poison(src.data(), bytes, 0x5A);
+  Stream s;
+  const auto t = time_events(
+      [&](cudaStream_t st) {
+        HB_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, st));
+      },
+      s, 2, iters);
+  return make(2 * bytes, t);
+}
+
+Bandwidth measure_device_read(std::size_t bytes, int iters) {
+  const std::size_t n16 = bytes / 16;
+  DeviceBuffer<uint4> src(n16);
+  DeviceBuffer<unsigned> out(1);
+  poison(src.data(), src.bytes(), 0x5A);
+  Stream s;
+  const int blocks = fold_blocks();
+  const auto t = time_events(
+      [&](cudaStream_t st) {
+        xor_fold_kernel<<<blocks, kFoldThreads, 0, st>>>(src.data(), n16, out.data());
+        HB_CHECK_LAUNCH();
+      },
+      s, 2, iters);
+  return make(n16 * 16, t);
+}
+
+Bandwidth measure_host_to_device(std::size_t bytes, HostMemory host, int iters) {
+  HostBytes h(bytes, host);
+  DeviceBuffer<unsigned char> d(bytes);
+  Stream s;
+  const auto t = time_events(
+      [&](cudaStream_t st) {
+        HB_CUDA_CHECK(cudaMemcpyAsync(d.data(), h.ptr, bytes, cudaMemcpyHostToDevice, st));
+      },
+      s, 1, iters);
+  return make(bytes, t);
+}
+
+Bandwidth measure_device_to_host(std::size_t bytes, HostMemory host, int iters) {
+  HostBytes h(bytes, host);
+  DeviceBuffer<unsigned char> d(bytes);
+  poison(d.data(), bytes, 0x5A);
+  Stream s;
+  const auto t = time_events(
+      [&](cudaStream_t st) {
+        HB_CUDA_CHECK(cudaMemcpyAsync(h.ptr, d.data(), bytes, cudaMemcpyDeviceToHost, st));
+      },
+      s, 1, iters);
+  return make(bytes, t);
+}
+
+Bandwidth measure_bidirectional(std::size_t bytes, int iters) {
+  HostBytes up(bytes, HostMemory::Pinned), down(bytes, HostMemory::Pinned);
+  DeviceBuffer<unsigned char> d_up(bytes), d_down(bytes);
+  poison(d_down.data(), bytes, 0x5A);
+  Stream main, side;
+  Event fork, join;
+  // The timed region forks onto a second stream and joins back, so the events on the main
+  // stream bracket both copies.
+  const auto t = time_events(
+      [&](cudaStream_t st) {
+        fork.record(st);
+        HB_CUDA_CHECK(cudaStreamWaitEvent(side, fork, 0));
+        HB_CUDA_CHECK(cudaMemcpyAsync(d_up.data(), up.ptr, bytes, cudaMemcpyHostToDevice, st));
+        HB_CUDA_CHECK(cudaMemcpyAsync(down.ptr, d_down.data(), bytes, cudaMemcpyDeviceToHost, side));
+        join.record(side);
+        HB_CUDA_CHECK(cudaStreamWaitEvent(st, join, 0));
+      },
+      main, 1, iters);
+  return make(2 * bytes, t);
+}
+
+std::string driver_version_text() {
+  std::ifstream f("/proc/driver/nvidia/version");
+  std::string line;
+  const std::regex version(R"(([0-9]+\.[0-9]+(\.[0-9]+)?))");
+  if (f && std::getline(f, line)) {
+    std::smatch m;
+    // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  ..."
+    const auto pos = line.find("Module");
+    const std::string tail = pos == std::string::npos ? line : line.substr(pos);
+    if (std::regex_search(tail, m, version)) return m[1].str();
+  }
+  int v = 0;
+  if (cudaDriverGetVersion(&v) != cudaSuccess) return "unknown";
+  return "CUDA " + cuda_version_text(v) + " driver API";
+}
+
+}  // namespace hb

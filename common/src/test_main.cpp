@@ -1,0 +1,62 @@
+// The Catch2 main shared by every chapter's test executable.
+//
+// Tests that need a GPU carry the tag [gpu]. When the selected tests include one and the
+// machine has no CUDA device, we do not pretend: a run of only GPU tests exits 77, which
+// ctest reports as Skipped (SKIP_RETURN_CODE); a mixed run drops the GPU tests and says so.
+// Listing tests (what catch_discover_tests does at build time) never looks for a device.
+//
+// `<test-exe> --hb-has-device` exits 0 when a device exists and 77 otherwise; the sanitizer
+// wrapper uses it to skip cleanly.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "hb/device.h"
+#include "hb/error.h"
+
+namespace {
+bool has_tag(const Catch::TestCase& tc, const std::string& tag) {
+  for (const auto& t : tc.getTestCaseInfo().lcaseTags)
+    if (t == tag) return true;
+  return false;
+}
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  if (argc == 2 && std::strcmp(argv[1], "--hb-has-device") == 0) {
+    std::string why;
+    if (hb::device_available(&why)) return 0;
+    std::printf("no CUDA device: %s\n", why.c_str());
+    return hb::kExitNoDevice;
+  }
+
+  Catch::Session session;
+  if (const int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
+
+  const Catch::Config& config = session.config();
+  const bool listing = config.listTests() || config.listTestNamesOnly() || config.listTags() ||
+                       config.listReporters();
+  if (!listing) {
+    const auto selected = Catch::filterTests(Catch::getAllTestCasesSorted(config),
+                                             config.testSpec(), config);
+    std::size_t gpu = 0;
+    for (const auto& tc : selected) gpu += has_tag(tc, "gpu") ? 1 : 0;
+    std::string why;
+    if (gpu > 0 && !hb::device_available(&why)) {
+      if (gpu == selected.size()) {
+        std::printf("SKIPPED: %zu GPU test(s) need a CUDA device, and this machine has none "
+                    "(%s).\n", gpu, why.c_str());
+        return hb::kExitNoDevice;
+      }
+      std::printf("note: no CUDA device (%s): skipping %zu GPU test(s), running the other %zu.\n",
+                  why.c_str(), gpu, selected.size() - gpu);
+      Catch::ConfigData data = session.configData();
+      data.testsOrTags.emplace_back("~[gpu]");
+      session.useConfigData(data);
+    }
+  }
+  return session.run();
+}

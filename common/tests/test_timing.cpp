@@ -1,0 +1,31 @@
+// Timers on the host: medians, warm-up calls, and that a stopwatch measures elapsed time.
+#include <catch2/catch.hpp>
+
+#include <thread>
+
+#include "hb/timing.h"
+
+TEST_CASE("summarize takes the median of odd and even counts", "[timing]") {
+  auto s = hb::summarize({5.0, 1.0, 3.0});
+  CHECK(s.median_ms == 3.0);
+  CHECK(s.min_ms == 1.0);
+  CHECK(s.max_ms == 5.0);
+  CHECK(s.samples_ms == std::vector<double>{5.0, 1.0, 3.0});
+  CHECK(hb::summarize({4.0, 1.0, 3.0, 2.0}).median_ms == 2.5);
+  CHECK(hb::summarize({}).median_ms == 0.0);
+}
+
+TEST_CASE("time_host runs warm-up calls untimed and times each repetition", "[timing]") {
+  int calls = 0;
+  const auto s = hb::time_host([&] { ++calls; }, 3, 7);
+  CHECK(calls == 10);
+  CHECK(s.samples_ms.size() == 7);
+}
+
+TEST_CASE("HostTimer measures a sleep", "[timing]") {
+  hb::HostTimer t;
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const double ms = t.elapsed_ms();
+  CHECK(ms >= 19.0);
+  CHECK(ms < 2000.0);
+}

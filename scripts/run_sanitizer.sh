@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs a chapter's GPU tests under one compute-sanitizer tool; used by the `sanitizer` ctest
+# label.  Usage: run_sanitizer.sh <compute-sanitizer or empty> <tool> <test-executable>
+# Exit 77 (ctest: Skipped) when the tool or a CUDA device is missing; 1 on any reported error
+# or hazard; 0 when the tool reports none and every test passed.
+set -u
+sanitizer=$1 tool=$2 exe=$3
+if [ -z "$sanitizer" ] || [ ! -x "$sanitizer" ]; then
+  echo "SKIPPED: compute-sanitizer was not found at configure time"
+  exit 77
+fi
+"$exe" --hb-has-device || exit 77
+
+extra=()
+case $tool in
+  racecheck) extra=(--racecheck-report all) ;;
+  initcheck) extra=(--track-unused-memory no) ;;
+esac
+log=$(mktemp)
+"$sanitizer" --tool "$tool" --error-exitcode 1 --print-limit 20 "${extra[@]}" "$exe" "[gpu]" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+# Races and hazards are summarized as "N hazards displayed (E errors, W warnings)": a warning
+# is a hazard too, so we fail on any non-zero count, not only on the exit code.
+if grep -Eq 'SUMMARY: [1-9][0-9]* (error|hazard)|\(([1-9][0-9]*) errors|, [1-9][0-9]* warnings\)' "$log"; then
+  echo "FAILED: compute-sanitizer $tool reported problems"
+  rc=1
+fi
+rm -f "$log"
+exit "$rc"
