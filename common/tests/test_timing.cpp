@@ -29,3 +29,19 @@ TEST_CASE("HostTimer measures a sleep", "[timing]") {
   CHECK(ms >= 19.0);
   CHECK(ms < 2000.0);
 }
+
+#include <cstdlib>
+
+#include "hb/testing.h"
+
+TEST_CASE("standard_sizes lists the edge cases and caps sizes under the sanitizer", "[testing]") {
+  unsetenv("HB_UNDER_SANITIZER");
+  const auto s = hb::standard_sizes(256, std::size_t(1) << 24);
+  CHECK(s == std::vector<std::size_t>{0, 1, 31, 32, 33, 255, 256, 257, 1000003, std::size_t(1) << 24});
+  setenv("HB_UNDER_SANITIZER", "1", 1);
+  CHECK(hb::under_sanitizer());
+  const auto capped = hb::standard_sizes(32, std::size_t(1) << 24);
+  CHECK(capped == std::vector<std::size_t>{0, 1, 31, 32, 33, 1000003});
+  unsetenv("HB_UNDER_SANITIZER");
+  CHECK_FALSE(hb::under_sanitizer());
+}

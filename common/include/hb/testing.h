@@ -1,0 +1,31 @@
+/// \file
+/// \brief Helpers for the chapters' Catch2 tests: the standard size list and sanitizer mode.
+///
+/// GPU tests carry the Catch2 tag `[gpu]`; the shared test main (common/src/test_main.cpp)
+/// reports them Skipped (exit 77) on a machine without a CUDA device.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace hb {
+
+/// True while the tests run under compute-sanitizer (scripts/run_sanitizer.sh sets
+/// HB_UNDER_SANITIZER=1). The sanitizers slow kernels down 10-1000x, so tests then cap
+/// their largest sizes (see standard_sizes) but still run every variant and every edge case.
+bool under_sanitizer();
+
+/// Largest problem size a test should use under the sanitizer.
+constexpr std::size_t kSanitizerMaxSize = std::size_t(1) << 20;
+
+/// The sizes DESIGN.md asks every variant to be tested on: 0, 1, 31, 32, 33, block - 1,
+/// block, block + 1, a prime (1000003), and \p large (e.g. 2^24 + 3). Sorted, without
+/// duplicates; under the sanitizer, sizes above kSanitizerMaxSize are dropped.
+std::vector<std::size_t> standard_sizes(std::size_t block, std::size_t large);
+
+/// The seed a test uses: HB_TEST_SEED from the environment if set, otherwise \p fallback.
+/// Tests print it (Catch2 INFO) so a failure can be replayed.
+std::uint64_t test_seed(std::uint64_t fallback = 20261122);
+
+}  // namespace hb
