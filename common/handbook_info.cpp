@@ -74,6 +74,7 @@ int main(int argc, char** argv) {
 
     hb::Report r({"id", "measurement", "MB moved", "ms (median)", "GB/s", "% of datasheet DRAM"});
     r.fact("program", "handbook_info");
+    r.fact("command", cli.command_line());
     r.fact("date", hb::today_utc());
     r.fact("gpu", dev.name);
     r.fact("compute capability", dev.compute_capability());

@@ -13,28 +13,39 @@ namespace hb {
 
 namespace {
 
-// Reads n16 16-byte vectors with a grid-stride loop, four loads in flight per thread, and
-// XOR-folds them so the compiler cannot drop the loads; one atomic per thread at the end.
-__global__ void xor_fold_kernel(const uint4* __restrict__ in, std::size_t n16,
-                                unsigned* __restrict__ out) {
+constexpr int kFoldThreads = 256;
+
+// Reads n16 16-byte vectors with a grid-stride loop, eight loads in flight per thread, and
+// XOR-folds them so the compiler cannot drop the loads. The block combines its lanes
+// (shuffles, then shared memory) so that only one atomic per block reaches memory: one per
+// warp was measured to cost about 8% of a 1 GiB read on an H200 (all on one address).
+__global__ void __launch_bounds__(kFoldThreads)
+    xor_fold_kernel(const uint4* __restrict__ in, std::size_t n16, unsigned* __restrict__ out) {
+  constexpr int kInFlight = 8;
   unsigned acc = 0;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  for (; i + 3 * stride < n16; i += 4 * stride) {
-    const uint4 a = in[i], b = in[i + stride], c = in[i + 2 * stride], d = in[i + 3 * stride];
-    acc ^= a.x ^ a.y ^ a.z ^ a.w ^ b.x ^ b.y ^ b.z ^ b.w ^ c.x ^ c.y ^ c.z ^ c.w ^ d.x ^ d.y ^
-           d.z ^ d.w;
+  for (; i + (kInFlight - 1) * stride < n16; i += kInFlight * stride) {
+    uint4 v[kInFlight];
+#pragma unroll
+    for (int k = 0; k < kInFlight; ++k) v[k] = in[i + k * stride];
+#pragma unroll
+    for (int k = 0; k < kInFlight; ++k) acc ^= v[k].x ^ v[k].y ^ v[k].z ^ v[k].w;
   }
   for (; i < n16; i += stride) {
     const uint4 a = in[i];
     acc ^= a.x ^ a.y ^ a.z ^ a.w;
   }
-  // Lanes combine first so one atomic per warp goes to memory.
   for (int offset = 16; offset > 0; offset /= 2) acc ^= __shfl_xor_sync(0xffffffffu, acc, offset);
-  if ((threadIdx.x & 31) == 0) atomicXor(out, acc);
+  __shared__ unsigned warp_acc[kFoldThreads / 32];
+  if ((threadIdx.x & 31) == 0) warp_acc[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned block_acc = 0;
+    for (int w = 0; w < kFoldThreads / 32; ++w) block_acc ^= warp_acc[w];
+    atomicXor(out, block_acc);
+  }
 }
-
-constexpr int kFoldThreads = 256;
 
 int fold_blocks() {
   int device = 0, sms = 0, per_sm = 0;

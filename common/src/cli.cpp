@@ -65,6 +65,8 @@ Cli::Cli(CliSpec spec) : spec_(std::move(spec)), app_(spec_.description, spec_.p
 }
 
 bool Cli::parse(int argc, const char* const* argv) {
+  command_line_ = spec_.program;
+  for (int i = 1; i < argc; ++i) command_line_ += std::string(" ") + argv[i];
   try {
     app_.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -55,6 +55,8 @@ TEST_CASE("the shared flags parse into CommonOptions", "[cli]") {
   CHECK(o.seed == 42);
   CHECK(o.csv);
   CHECK(o.no_check);
+  CHECK(cli.command_line() ==
+        "demo --n 4M --device 1 --variant 3 --iters 7 --seed 42 --csv --no-check");
 }
 
 TEST_CASE("defaults apply when no flag is given", "[cli]") {

@@ -62,6 +62,9 @@ class Cli {
   /// throws UsageError on any bad flag or value.
   bool parse(int argc, const char* const* argv);
   const CommonOptions& options() const { return opt_; }
+  /// The program name and the arguments as given, e.g. "handbook_info --n 1G --csv", so
+  /// that a report records the command that produced it.
+  const std::string& command_line() const { return command_line_; }
   const CliSpec& spec() const { return spec_; }
 
  private:
@@ -69,6 +72,7 @@ class Cli {
   CLI::App app_;
   CommonOptions opt_;
   std::string n_text_;
+  std::string command_line_;
 };
 
 }  // namespace hb

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (see README, "Running on a GPU machine"): configure, build, run the
+# tests of every label, the sanitizer label and the benchmarks, and leave logs and CSV in
+# $OUT (default: ./gpu-out). Prepare on a machine with Debian packages first:
+#   bash scripts/stage_deps.sh        # puts CLI11 and Catch2 into .deps/
+# then on the GPU machine, from the repository root:
+#   bash scripts/gpu_run.sh
+# Knobs (environment): HB_LABELS   ctest labels to run          (default 'cpu|gpu|demo')
+#                      HB_SANITIZE 1 to run the sanitizer label (default 1)
+#                      HB_BENCH    regex of benchmarks to run   (default '.', all; '' none)
+#                      HB_CHAPTERS chapters to build            (default all)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+OUT=${OUT:-$root/gpu-out}
+mkdir -p "$OUT"
+work=$(mktemp -d)
+logs=$work/gpu-run
+mkdir -p "$logs/results"
+labels=${HB_LABELS-cpu|gpu|demo}
+sanitize=${HB_SANITIZE-1}
+bench=${HB_BENCH-.}
+status=0
+
+step() { echo; echo "=== $*"; }
+
+{
+  step "machine"
+  date -u
+  nvidia-smi || true
+  nvcc --version | tail -2
+} 2>&1 | tee "$logs/machine.txt"
+
+step "configure and build"
+chapters=()
+[ -n "${HB_CHAPTERS:-}" ] && chapters=(-DHB_CHAPTERS="$HB_CHAPTERS")
+if ! { cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release \
+         -DCMAKE_PREFIX_PATH="$root/.deps" "${chapters[@]}" &&
+       cmake --build build-gpu -j "$(nproc)"; } >"$logs/build.log" 2>&1; then
+  tail -50 "$logs/build.log"
+  echo "BUILD FAILED"
+  tar -C "$work" -czf "$OUT/gpu-run.tar.gz" gpu-run
+  exit 1
+fi
+tail -3 "$logs/build.log"
+
+if [ -n "$labels" ]; then
+  step "ctest -L '$labels'"
+  ctest --test-dir build-gpu -L "$labels" --output-on-failure --timeout 900 \
+      >"$logs/ctest.log" 2>&1 || status=1
+  grep -E 'tests passed|tests failed|Skipped|\*\*\*|Failed' "$logs/ctest.log" | tail -40
+fi
+
+if [ "$sanitize" = 1 ]; then
+  step "ctest -L sanitizer"
+  ctest --test-dir build-gpu -L sanitizer -V --timeout 1800 \
+      >"$logs/sanitizer.log" 2>&1 || status=1
+  grep -E 'tests passed|tests failed|Skipped|\*\*\*|Failed|SUMMARY' "$logs/sanitizer.log" | tail -40
+fi
+
+# Benchmarks: "<csv name>|<program and arguments>" (programs not built are skipped). Each
+# writes its table as CSV, which docs/results/ keeps.
+benchmarks=(
+  "handbook_info|common/handbook_info --n 1G --iters 20"
+  "ch11_summary|ch11_streaming/streaming --n 128M --iters 10"
+  "ch11_saxpy_sweep|ch11_streaming/saxpy_sweep --n 64M --iters 10"
+  "ch11_streams|ch11_streaming/stream3_streams --n 128M --iters 5"
+  "ch12_block_sweep|ch12_reduction/reduction --sweep threads --iters 20"
+  "ch12_size_sweep|ch12_reduction/reduction --sweep sizes --iters 50"
+)
+if [ -n "$bench" ]; then
+  for entry in "${benchmarks[@]}"; do
+    name=${entry%%|*}
+    read -r program args <<<"${entry#*|}"
+    echo "$name" | grep -Eq "$bench" || continue
+    [ -x "build-gpu/$program" ] || continue
+    step "benchmark $name: $program $args"
+    # shellcheck disable=SC2086
+    if ! build-gpu/$program $args --csv >"$logs/results/$name.csv" 2>"$logs/results/$name.err"; then
+      echo "FAILED: $program $args"; cat "$logs/results/$name.err"; status=1
+    fi
+    cat "$logs/results/$name.csv"
+  done
+fi
+
+tar -C "$work" -czf "$OUT/gpu-run.tar.gz" gpu-run
+cp "$logs/ctest.log" "$OUT/" 2>/dev/null
+echo
+echo "gpu_run: status $status; logs and CSV in $OUT/gpu-run.tar.gz"
+exit $status
