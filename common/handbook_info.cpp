@@ -101,7 +101,9 @@ int main(int argc, char** argv) {
              hb::fixed(b.gbs, 1), device_side ? hb::fixed(100.0 * b.gbs / peak, 1) : "-"});
     };
     add("d2d_copy", "device copy (read + write)", hb::measure_device_copy(bytes, opt.iters), true);
-    add("device_read", "device read-only kernel", hb::measure_device_read(bytes, opt.iters), true);
+    std::vector<double> per_buffer;
+    add("device_read", "device read-only kernel", hb::measure_device_read(bytes, opt.iters, &per_buffer),
+        true);
     add("h2d_pinned", "host->device, pinned",
         hb::measure_host_to_device(bytes, hb::HostMemory::Pinned, opt.iters), false);
     add("d2h_pinned", "device->host, pinned",
@@ -112,6 +114,9 @@ int main(int argc, char** argv) {
         hb::measure_host_to_device(bytes, hb::HostMemory::Pageable, opt.iters), false);
     add("d2h_pageable", "device->host, pageable",
         hb::measure_device_to_host(bytes, hb::HostMemory::Pageable, opt.iters), false);
+    std::string rates;
+    for (double g : per_buffer) rates += (rates.empty() ? "" : ", ") + hb::fixed(g, 1);
+    r.fact("device read, each of two buffers (GB/s)", rates);
     r.print(std::cout, opt.csv);
     return 0;
   });

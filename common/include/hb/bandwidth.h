@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -25,8 +26,11 @@ struct Bandwidth {
 Bandwidth measure_device_copy(std::size_t bytes, int iters);
 
 /// A kernel that only reads \p bytes of device memory (16-byte loads, XOR-folded);
-/// counts \p bytes. This is the ceiling of reductions.
-Bandwidth measure_device_read(std::size_t bytes, int iters);
+/// counts \p bytes. This is the ceiling of reductions. The rate depends on where the buffer
+/// lands in memory, so two buffers are timed and the faster is returned; \p per_buffer_gbs,
+/// if given, receives both rates.
+Bandwidth measure_device_read(std::size_t bytes, int iters,
+                              std::vector<double>* per_buffer_gbs = nullptr);
 
 /// Which host memory a transfer uses.
 enum class HostMemory { Pinned, Pageable };
