@@ -1,0 +1,498 @@
+// The four ways of section 11.1-11.4 to stream SAXPY through the GPU, plus one of ours.
+//
+// Every strategy moves the same bytes: x and y (8 bytes per element) to the GPU and out
+// (4 bytes) back. What changes is how much of that traffic overlaps with the rest:
+//   1 synchronous:  nothing overlaps; pageable memory also costs a staging copy on the CPU.
+//   2 async:        pinned memory lets the copy engines run at the bus rate; still in sequence.
+//   3 streams:      k chunks in k streams; chunk i's kernel and copy-out overlap chunk i+1's
+//                   copy-in, but the first copy-in and the last copy-out stick out ("overhang").
+//   4 mapped:       the kernel itself reads and writes host memory across the bus, so traffic
+//                   in both directions overlaps with no copies at all.
+//   5 pipelined:    (ours) many small chunks through one stream per engine.
+#include "pipeline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+
+#include "hb/bandwidth.h"
+#include "hb/device.h"
+#include "hb/error.h"
+#include "hb/random.h"
+#include "hb/timing.h"
+#include "saxpy.cuh"
+#include "saxpy_cpu.h"
+
+namespace ch11 {
+
+const char* host_kind_name(HostKind kind) {
+  switch (kind) {
+    case HostKind::Pageable: return "pageable";
+    case HostKind::Pinned: return "pinned";
+    case HostKind::Mapped: return "mapped pinned";
+  }
+  return "?";
+}
+
+HostArray::HostArray(std::size_t n, HostKind kind) : n_(n) {
+  switch (kind) {
+    case HostKind::Pageable:
+      pageable_.resize(n);
+      ptr_ = pageable_.data();
+      break;
+    case HostKind::Pinned:
+      pinned_ = hb::PinnedBuffer<float>(n);
+      ptr_ = pinned_.data();
+      break;
+    case HostKind::Mapped:
+      mapped_ = hb::MappedBuffer<float>(n);
+      ptr_ = mapped_.data();
+      device_ptr_ = mapped_.device_data();
+      break;
+  }
+}
+
+const char* issue_order_name(IssueOrder order) {
+  return order == IssueOrder::BreadthFirst ? "breadth-first" : "depth-first";
+}
+
+const std::vector<StrategyInfo>& strategies() {
+  static const std::vector<StrategyInfo> table = {
+      {Strategy::Synchronous, "stream1_device", "synchronous (pageable)", HostKind::Pageable,
+       "the baseline: cudaMemcpy from pageable memory, kernel, cudaMemcpy back, in sequence"},
+      {Strategy::Async, "stream2_async", "async (pinned)", HostKind::Pinned,
+       "pinned host memory and cudaMemcpyAsync: copies at the bus rate, no CPU staging"},
+      {Strategy::Streams, "stream3_streams", "streams", HostKind::Pinned,
+       "k chunks in k streams, so copies of one chunk overlap the kernel of another"},
+      {Strategy::Mapped, "stream4_mapped", "mapped (zero-copy)", HostKind::Mapped,
+       "no copies: the kernel reads and writes mapped host memory across the bus"},
+      {Strategy::Pipelined, "streaming", "pipelined (beyond the text)", HostKind::Pinned,
+       "many small chunks through one stream per engine (copy in, compute, copy out)"},
+  };
+  return table;
+}
+
+const StrategyInfo& strategy_info(Strategy id) {
+  for (const auto& s : strategies())
+    if (s.id == id) return s;
+  throw std::invalid_argument("unknown strategy");
+}
+
+std::string describe(const StrategyConfig& c) {
+  std::string s = strategy_info(c.strategy).name;
+  if (c.strategy == Strategy::Streams) {
+    s += std::string(", ") + issue_order_name(c.order) + ", " + std::to_string(c.streams) +
+         (c.streams == 1 ? " stream" : " streams");
+  } else if (c.strategy == Strategy::Pipelined) {
+    const bool whole_m = c.chunk % (std::size_t(1) << 20) == 0;
+    s += ", chunks of " +
+         (whole_m ? std::to_string(c.chunk >> 20) + "M" : std::to_string(c.chunk)) + " floats";
+  }
+  return s;
+}
+
+Range split_range(std::size_t n, int parts, int i) {
+  if (parts < 1 || i < 0 || i >= parts) throw std::invalid_argument("split_range: bad part");
+  const std::size_t base = n / std::size_t(parts), extra = n % std::size_t(parts);
+  // The first `extra` parts get one element more.
+  const std::size_t ii = std::size_t(i);
+  const std::size_t begin = ii * base + std::min(ii, extra);
+  return {begin, begin + base + (ii < extra ? 1 : 0)};
+}
+
+Pipeline::Pipeline(std::size_t n_, HostKind host_, int stream_count)
+    : n(n_), host(host_), hx(n_, host_), hy(n_, host_), hout(n_, host_) {
+  if (host != HostKind::Mapped) {
+    dx = hb::DeviceBuffer<float>(n);
+    dy = hb::DeviceBuffer<float>(n);
+    dout = hb::DeviceBuffer<float>(n);
+  }
+  streams.resize(static_cast<std::size_t>(std::max(stream_count, 3)));
+}
+
+void Pipeline::load(const float* x, const float* y) {
+  if (n == 0) return;
+  std::memcpy(hx.data(), x, n * sizeof(float));
+  std::memcpy(hy.data(), y, n * sizeof(float));
+}
+
+void Pipeline::poison_output() {
+  std::fill(hout.data(), hout.data() + n, std::numeric_limits<float>::quiet_NaN());
+  if (!dout.empty()) {
+    hb::poison(dout.data(), dout.bytes(), 0xFF);
+    HB_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+}
+
+namespace {
+
+// Copies that skip empty ranges (a chunk may be empty when n < streams).
+void copy_async(float* dst, const float* src, std::size_t count, cudaMemcpyKind kind,
+                cudaStream_t s) {
+  if (count > 0) HB_CUDA_CHECK(cudaMemcpyAsync(dst, src, count * sizeof(float), kind, s));
+}
+void copy_sync(float* dst, const float* src, std::size_t count, cudaMemcpyKind kind) {
+  if (count > 0) HB_CUDA_CHECK(cudaMemcpy(dst, src, count * sizeof(float), kind));
+}
+
+void require_device_arrays(const Pipeline& p, const char* what) {
+  if (p.host == HostKind::Mapped)
+    throw std::invalid_argument(std::string(what) + " needs device arrays (not a Mapped pipeline)");
+}
+void require_pinned(const Pipeline& p, const char* what) {
+  require_device_arrays(p, what);
+  if (p.host == HostKind::Pageable)
+    throw std::invalid_argument(std::string(what) + " needs pinned host memory");
+}
+
+// Reads the stage events after p.stop has completed.
+StageTimes stage_times(const Pipeline& p, double wall_ms) {
+  StageTimes t;
+  t.h2d_ms = p.after_h2d.elapsed_since(p.start);
+  t.kernel_ms = p.after_kernel.elapsed_since(p.after_h2d);
+  t.d2h_ms = p.stop.elapsed_since(p.after_kernel);
+  t.events_ms = p.stop.elapsed_since(p.start);
+  t.wall_ms = wall_ms;
+  return t;
+}
+StageTimes total_times(const Pipeline& p, double wall_ms) {
+  StageTimes t;
+  t.events_ms = p.stop.elapsed_since(p.start);
+  t.wall_ms = wall_ms;
+  return t;
+}
+
+}  // namespace
+
+StageTimes run_synchronous(Pipeline& p, float alpha) {
+  require_device_arrays(p, "run_synchronous");
+  hb::HostTimer wall;
+  // [stream1-pipeline]
+  // As in the book, everything goes to the legacy default stream (0). cudaMemcpy from pageable
+  // memory returns only when the data has left the user's buffer, so the CPU waits at each step
+  // and the events record when the GPU got the next request, bubbles included.
+  p.start.record(0);
+  copy_sync(p.dx.data(), p.hx.data(), p.n, cudaMemcpyHostToDevice);
+  copy_sync(p.dy.data(), p.hy.data(), p.n, cudaMemcpyHostToDevice);
+  p.after_h2d.record(0);
+  PipelineKernel::launch(p.dout.data(), p.dx.data(), p.dy.data(), p.n, alpha, 0);
+  p.after_kernel.record(0);
+  copy_sync(p.hout.data(), p.dout.data(), p.n, cudaMemcpyDeviceToHost);
+  p.stop.record(0);
+  p.stop.synchronize();
+  // [stream1-pipeline]
+  return stage_times(p, wall.elapsed_ms());
+}
+
+StageTimes run_async(Pipeline& p, float alpha) {
+  require_pinned(p, "run_async");
+  const cudaStream_t s = p.streams[0];
+  hb::HostTimer wall;
+  // [stream2-pipeline]
+  // The same sequence, but every call only enqueues work: the CPU issues all of it at once and
+  // the GPU records each event when it gets there. Pinned memory lets the copy engines read
+  // and write the host arrays directly.
+  p.start.record(s);
+  copy_async(p.dx.data(), p.hx.data(), p.n, cudaMemcpyHostToDevice, s);
+  copy_async(p.dy.data(), p.hy.data(), p.n, cudaMemcpyHostToDevice, s);
+  p.after_h2d.record(s);
+  PipelineKernel::launch(p.dout.data(), p.dx.data(), p.dy.data(), p.n, alpha, s);
+  p.after_kernel.record(s);
+  copy_async(p.hout.data(), p.dout.data(), p.n, cudaMemcpyDeviceToHost, s);
+  p.stop.record(s);
+  p.stop.synchronize();
+  // [stream2-pipeline]
+  return stage_times(p, wall.elapsed_ms());
+}
+
+StageTimes run_streams(Pipeline& p, float alpha, int k, IssueOrder order) {
+  require_pinned(p, "run_streams");
+  if (k < 1 || std::size_t(k) > p.streams.size())
+    throw std::invalid_argument("run_streams: stream count out of range");
+  auto stream = [&](int i) -> cudaStream_t { return p.streams[std::size_t(i)]; };
+  // Chunk i of each array is split_range(n, k, i): unlike the book's N / nStreams, the
+  // remainder is not dropped.
+  auto copy_in = [&](int i) {
+    const Range r = split_range(p.n, k, i);
+    copy_async(p.dx.data() + r.begin, p.hx.data() + r.begin, r.size(), cudaMemcpyHostToDevice,
+               stream(i));
+    copy_async(p.dy.data() + r.begin, p.hy.data() + r.begin, r.size(), cudaMemcpyHostToDevice,
+               stream(i));
+  };
+  auto compute = [&](int i) {
+    const Range r = split_range(p.n, k, i);
+    PipelineKernel::launch(p.dout.data() + r.begin, p.dx.data() + r.begin, p.dy.data() + r.begin,
+                           r.size(), alpha, stream(i));
+  };
+  auto copy_out = [&](int i) {
+    const Range r = split_range(p.n, k, i);
+    copy_async(p.hout.data() + r.begin, p.dout.data() + r.begin, r.size(), cudaMemcpyDeviceToHost,
+               stream(i));
+  };
+
+  hb::HostTimer wall;
+  // Our streams are non-blocking, so they do not wait for each other through the default
+  // stream as the book's did: stream 0 forks the others off an event and joins them at the end,
+  // and the two timing events bracket everything, as in the book.
+  p.start.record(stream(0));
+  for (int i = 1; i < k; ++i) HB_CUDA_CHECK(cudaStreamWaitEvent(stream(i), p.start, 0));
+  // [stream3-issue]
+  if (order == IssueOrder::BreadthFirst) {
+    // Listing 11.6: every chunk's copies in, then every kernel, then every copy out.
+    for (int i = 0; i < k; ++i) copy_in(i);
+    for (int i = 0; i < k; ++i) compute(i);
+    for (int i = 0; i < k; ++i) copy_out(i);
+  } else {
+    // The same operations chunk by chunk.
+    for (int i = 0; i < k; ++i) {
+      copy_in(i);
+      compute(i);
+      copy_out(i);
+    }
+  }
+  // [stream3-issue]
+  for (int i = 1; i < k; ++i) {
+    // A wait sees the event's most recent record at the time of the call, so one event serves
+    // every stream in turn.
+    p.done.record(stream(i));
+    HB_CUDA_CHECK(cudaStreamWaitEvent(stream(0), p.done, 0));
+  }
+  p.stop.record(stream(0));
+  p.stop.synchronize();
+  return total_times(p, wall.elapsed_ms());
+}
+
+StageTimes run_mapped(Pipeline& p, float alpha) {
+  if (p.host != HostKind::Mapped)
+    throw std::invalid_argument("run_mapped needs mapped host memory");
+  const cudaStream_t s = p.streams[0];
+  hb::HostTimer wall;
+  // [stream4-pipeline]
+  // Listing 11.7: the kernel gets the device aliases of the mapped host arrays. Each warp's
+  // loads become reads across the bus, and its stores are posted writes that need no reply.
+  p.start.record(s);
+  PipelineKernel::launch(p.hout.device_data(), p.hx.device_data(), p.hy.device_data(), p.n, alpha,
+                         s);
+  p.stop.record(s);
+  p.stop.synchronize();
+  // [stream4-pipeline]
+  // The kernel is the whole pipeline here: its time is the total.
+  return total_times(p, wall.elapsed_ms());
+}
+
+// Beyond the text. SAXPY on data in host memory can be no faster than the bus: 8 bytes per
+// element must go up and 4 come down (transfer_bound()). The issue asks the best pipeline to
+// get within 5% of that bound; stream3 falls short for two reasons. Its "overhang": nothing
+// overlaps the first chunk's copy-in or the last chunk's copy-out, so with k chunks about 1/k
+// of the shorter direction is exposed (with the book's 8 streams, 1/8 of the device->host
+// time, several percent of the total). And on GPUs with several copy engines, copies issued
+// to different streams may run on different engines at once; then the k copy-ins share the
+// bus and finish together, and the first kernel starts late.
+//
+// We therefore cut the arrays into many small chunks (by default the best of 1M to 8M floats,
+// 16 to 128 chunks at 128M) and give each engine one stream: all copies in go, in order, to
+// one stream (one engine at the full bus rate, chunks arriving one after another), kernels to
+// a second, copies out to a third, and an event hands each chunk from one stream to the next.
+// The overhang shrinks to one small chunk's kernel and copy-out (for 1M-float chunks, 4 MB
+// back: a fraction of a percent of the total at 128M floats). What remains between us and
+// the bound is per-chunk overhead (which is why the driver tries several chunk sizes) and
+// however much the copy-in slows down while the copy-out runs beside it.
+//
+// We considered mapped output with copied inputs (the kernel writing `out` straight to host
+// memory): it overlaps as well, but keeps SMs waiting on posted writes for the whole pipeline
+// and ties the kernel's speed to PCIe write behaviour; the copy engine does the same for free.
+StageTimes run_pipelined(Pipeline& p, float alpha, std::size_t chunk) {
+  require_pinned(p, "run_pipelined");
+  if (chunk == 0) throw std::invalid_argument("run_pipelined: chunk must be at least 1");
+  const cudaStream_t in = p.streams[0], work = p.streams[1], out = p.streams[2];
+  hb::HostTimer wall;
+  // [pipelined-issue]
+  p.start.record(in);
+  HB_CUDA_CHECK(cudaStreamWaitEvent(out, p.start, 0));  // so `stop` follows `start` even if n == 0
+  for (std::size_t begin = 0; begin < p.n; begin += chunk) {
+    const std::size_t len = std::min(chunk, p.n - begin);
+    copy_async(p.dx.data() + begin, p.hx.data() + begin, len, cudaMemcpyHostToDevice, in);
+    copy_async(p.dy.data() + begin, p.hy.data() + begin, len, cudaMemcpyHostToDevice, in);
+    p.ready.record(in);  // this chunk's inputs are on the device
+    HB_CUDA_CHECK(cudaStreamWaitEvent(work, p.ready, 0));
+    PipelineKernel::launch(p.dout.data() + begin, p.dx.data() + begin, p.dy.data() + begin, len,
+                           alpha, work);
+    p.done.record(work);  // this chunk's results are ready
+    HB_CUDA_CHECK(cudaStreamWaitEvent(out, p.done, 0));
+    copy_async(p.hout.data() + begin, p.dout.data() + begin, len, cudaMemcpyDeviceToHost, out);
+  }
+  // The copy-out stream waited for every kernel, and each kernel for its copies in, so its end
+  // is the end of everything.
+  p.stop.record(out);
+  p.stop.synchronize();
+  // [pipelined-issue]
+  return total_times(p, wall.elapsed_ms());
+}
+
+StageTimes run_strategy(Pipeline& p, const StrategyConfig& c, float alpha) {
+  switch (c.strategy) {
+    case Strategy::Synchronous: return run_synchronous(p, alpha);
+    case Strategy::Async: return run_async(p, alpha);
+    case Strategy::Streams: return run_streams(p, alpha, c.streams, c.order);
+    case Strategy::Mapped: return run_mapped(p, alpha);
+    case Strategy::Pipelined: return run_pipelined(p, alpha, c.chunk);
+  }
+  throw std::invalid_argument("unknown strategy");
+}
+
+StageTimes median_times(const std::vector<StageTimes>& runs) {
+  auto median = [&](double StageTimes::*field) {
+    std::vector<double> v;
+    for (const auto& r : runs)
+      if (!std::isnan(r.*field)) v.push_back(r.*field);
+    return v.empty() ? StageTimes::kUnknown : hb::summarize(v).median_ms;
+  };
+  StageTimes m;
+  m.h2d_ms = median(&StageTimes::h2d_ms);
+  m.kernel_ms = median(&StageTimes::kernel_ms);
+  m.d2h_ms = median(&StageTimes::d2h_ms);
+  m.events_ms = median(&StageTimes::events_ms);
+  m.wall_ms = median(&StageTimes::wall_ms);
+  return m;
+}
+
+StageTimes measure_strategy(Pipeline& p, const StrategyConfig& c, float alpha, int warmup,
+                            int iters) {
+  for (int i = 0; i < warmup; ++i) run_strategy(p, c, alpha);
+  std::vector<StageTimes> runs;
+  for (int i = 0; i < iters; ++i) runs.push_back(run_strategy(p, c, alpha));
+  return median_times(runs);
+}
+
+double gbs(double bytes, double ms) {
+  return ms > 0 ? bytes / (ms * 1e-3) / 1e9 : std::numeric_limits<double>::quiet_NaN();
+}
+
+TransferBound transfer_bound(std::size_t n, double h2d_gbs, double d2h_gbs, double both_gbs) {
+  if (!(h2d_gbs > 0) || !(d2h_gbs > 0) || !(both_gbs > 0))
+    throw std::invalid_argument("transfer_bound: rates must be positive");
+  const double elements = static_cast<double>(n);
+  auto ms = [](double bytes, double rate_gbs) { return bytes / (rate_gbs * 1e9) * 1e3; };
+  TransferBound b{ms(kH2DBytesPerElement * elements, h2d_gbs), "host->device"};
+  const double down = ms(kD2HBytesPerElement * elements, d2h_gbs);
+  if (down > b.ms) b = {down, "device->host"};
+  const double both = ms(kBytesPerElement * elements, both_gbs);
+  if (both > b.ms) b = {both, "both directions"};
+  return b;
+}
+
+std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
+                                              const char* const* argv) {
+  hb::CliSpec cli_spec;
+  cli_spec.program = spec.program;
+  cli_spec.description = spec.description;
+  cli_spec.default_n = spec.default_n;
+  cli_spec.min_n = 1;
+  cli_spec.max_n = std::size_t(1) << 30;  // 12 GiB per set of x, y, out
+  cli_spec.n_unit = "floats";
+  hb::Cli cli(cli_spec);
+  StreamingOptions opt;
+  std::string chunk_text = "auto";
+  cli.app()
+      .add_option("--alpha", opt.alpha, "the scale factor a in out = a * x + y")
+      ->capture_default_str();
+  if (spec.max_streams_flag) {
+    cli.app()
+        .add_option("--max-streams", opt.max_streams, "stream3: try 1 to this many streams")
+        ->check(CLI::Range(1, 64))
+        ->capture_default_str();
+  }
+  if (spec.chunk_flag) {
+    cli.app()
+        .add_option("--chunk", chunk_text,
+                    "pipelined strategy: floats per chunk (K/M/G suffixes), or auto to "
+                    "try 1M, 2M, 4M and 8M")
+        ->capture_default_str();
+  }
+  if (!cli.parse(argc, argv)) return std::nullopt;
+  opt.common = cli.options();
+  opt.command = cli.command_line();
+  if (!std::isfinite(opt.alpha))
+    throw hb::UsageError("--alpha must be a finite number (see --help)");
+  if (chunk_text != "auto") {
+    opt.chunk = hb::parse_size(chunk_text, "--chunk");
+    if (opt.chunk == 0) throw hb::UsageError("--chunk 0: must be at least 1, or auto");
+  }
+  return opt;
+}
+
+Inputs make_inputs(std::size_t n, std::uint64_t seed, float alpha, bool with_reference) {
+  Inputs in;
+  in.x.resize(n);
+  in.y.resize(n);
+  hb::fill_uniform(in.x.data(), n, seed);
+  hb::fill_uniform(in.y.data(), n, seed + 1);
+  in.max_abs_x = max_abs(in.x.data(), n);
+  if (with_reference) {
+    in.reference.resize(n);
+    saxpy_cpu(in.reference.data(), in.x.data(), in.y.data(), n, alpha);
+  }
+  return in;
+}
+
+hb::CompareResult compare_output(const float* out, const Inputs& in, float alpha) {
+  if (in.reference.size() != in.x.size())
+    throw std::logic_error("compare_output: the inputs were made without a reference");
+  const SaxpyTolerance tol = tolerance_vs_cpu(alpha, in.max_abs_x);
+  return hb::compare_relative(out, in.reference.data(), in.reference.size(), tol.rtol, tol.atol,
+                              "outputs");
+}
+
+void require_ok(const hb::CompareResult& result, const std::string& what) {
+  if (!result.ok) throw hb::CheckFailed(what + ": " + result.report);
+}
+
+std::string check_text(const std::optional<hb::CompareResult>& result) {
+  if (!result) return "skipped (--no-check)";
+  if (result->ok) return "ok";
+  return "FAILED (" + std::to_string(result->mismatches) + " of " + std::to_string(result->count) +
+         " outputs)";
+}
+
+void add_facts(hb::Report& r, const std::string& program, const StreamingOptions& opt,
+               const std::string& host_memory) {
+  const hb::DeviceInfo dev = hb::query_device(opt.common.device);
+  const std::size_t n = opt.common.n;
+  r.fact("program", program);
+  r.fact("command", opt.command);
+  r.fact("date", hb::today_utc());
+  r.fact("gpu", dev.name);
+  r.fact("compute capability", dev.compute_capability());
+  r.fact("SMs", std::to_string(dev.sm_count));
+  r.fact("copy engines", std::to_string(dev.async_engines));
+  r.fact("driver", hb::driver_version_text());
+  r.fact("CUDA runtime", hb::cuda_version_text(dev.runtime_version));
+  r.fact("N (floats)",
+         std::to_string(n) + (n % (1 << 20) == 0 ? " (" + std::to_string(n >> 20) + "M)" : ""));
+  r.fact("bytes moved",
+         std::to_string(kBytesPerElement * n) + " (8 per element host->device, 4 back)");
+  r.fact("host memory", host_memory);
+  r.fact("alpha", hb::fixed(opt.alpha, 6));
+  r.fact("seed", std::to_string(opt.common.seed));
+  r.fact("iterations", std::to_string(opt.common.iters) + " after 1 warm-up (median reported)");
+  r.fact("GB/s", "decimal (1e9 bytes/s)");
+}
+
+hb::Report stage_report(const StageTimes& t, std::size_t n) {
+  hb::Report r({"id", "stage", "MB moved", "ms (median)", "GB/s"});
+  auto row = [&](const char* id, const char* stage, std::size_t bytes_per_element, double ms) {
+    if (std::isnan(ms)) return;
+    const double bytes = double(bytes_per_element) * double(n);
+    r.row({id, stage, hb::fixed(bytes / 1e6, 1), hb::fixed(ms, 3), hb::fixed(gbs(bytes, ms), 2)});
+  };
+  row("h2d", "memcpy host->device (x, y)", kH2DBytesPerElement, t.h2d_ms);
+  row("kernel", "kernel", kBytesPerElement, t.kernel_ms);
+  row("d2h", "memcpy device->host (out)", kD2HBytesPerElement, t.d2h_ms);
+  row("events", "total (CUDA events)", kBytesPerElement, t.events_ms);
+  row("wall", "total (wall clock)", kBytesPerElement, t.wall_ms);
+  return r;
+}
+
+}  // namespace ch11

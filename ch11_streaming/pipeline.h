@@ -1,0 +1,227 @@
+/// \file
+/// \brief The streaming pipelines of chapter 11: SAXPY on data that starts and ends in host
+///        memory, moved to the GPU and back in four ways (the text's stream1 to stream4) plus
+///        one of ours, each a function that runs the whole pipeline once and returns how long
+///        each stage took.
+///
+/// Everything a run needs (host and device arrays, streams, events) is created once in a
+/// Pipeline, outside the timed region; the strategy functions only enqueue work and wait for it.
+/// The programs stream1_device ... stream4_mapped and the chapter driver `streaming` are thin
+/// mains over this header, so every number they print comes from the same code the tests run.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hb/cli.h"
+#include "hb/compare.h"
+#include "hb/memory.h"
+#include "hb/report.h"
+
+namespace ch11 {
+
+/// Bytes SAXPY must move across the bus per element: x and y to the device ...
+inline constexpr std::size_t kH2DBytesPerElement = 2 * sizeof(float);
+/// ... and out back to the host.
+inline constexpr std::size_t kD2HBytesPerElement = sizeof(float);
+/// Bytes per element in all: what "effective GB/s" divides by the time.
+inline constexpr std::size_t kBytesPerElement = kH2DBytesPerElement + kD2HBytesPerElement;
+
+/// --n of the pipeline programs: 128M floats, as in the text.
+inline constexpr std::size_t kDefaultN = std::size_t(128) << 20;
+
+/// Where a pipeline's host arrays live.
+enum class HostKind {
+  Pageable,  ///< ordinary memory (std::vector): cudaMemcpy stages it through a pinned buffer
+  Pinned,    ///< page-locked (cudaHostAlloc): the copy engines read and write it directly
+  Mapped     ///< page-locked and mapped: kernels read and write it across the bus
+};
+/// "pageable", "pinned" or "mapped pinned".
+const char* host_kind_name(HostKind kind);
+
+/// One host array of floats in the memory a strategy needs.
+class HostArray {
+ public:
+  HostArray() = default;
+  HostArray(std::size_t n, HostKind kind);
+  float* data() const noexcept { return ptr_; }
+  /// The pointer kernels use: for Mapped memory its device alias, otherwise nullptr.
+  float* device_data() const noexcept { return device_ptr_; }
+  std::size_t size() const noexcept { return n_; }
+
+ private:
+  std::vector<float> pageable_;
+  hb::PinnedBuffer<float> pinned_;
+  hb::MappedBuffer<float> mapped_;
+  float* ptr_ = nullptr;
+  float* device_ptr_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+/// Milliseconds of one run (or the medians of several). Stages that run at the same time as
+/// others cannot be timed apart; they are NaN ("-" in the tables).
+struct StageTimes {
+  static constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+  double h2d_ms = kUnknown;     ///< host->device copies of x and y (events)
+  double kernel_ms = kUnknown;  ///< the SAXPY kernel (events)
+  double d2h_ms = kUnknown;     ///< device->host copy of out (events)
+  double events_ms = kUnknown;  ///< first operation to last, CUDA events on the GPU's clock
+  double wall_ms = kUnknown;    ///< host wall clock, first call until out is in host memory
+};
+
+/// The order in which stream3 enqueues the k chunks' operations (section 11.3).
+enum class IssueOrder {
+  BreadthFirst,  ///< all host->device copies, then all kernels, then all device->host copies
+  DepthFirst     ///< chunk by chunk: copies in, kernel, copy out
+};
+/// "breadth-first" or "depth-first".
+const char* issue_order_name(IssueOrder order);
+
+/// The strategies, in the text's order; Pipelined is ours (beyond the text).
+enum class Strategy { Synchronous = 1, Async = 2, Streams = 3, Mapped = 4, Pipelined = 5 };
+
+/// One row of the strategy table.
+struct StrategyInfo {
+  Strategy id;
+  const char* program;       ///< the text's program ("stream1_device"), or ours
+  const char* name;          ///< short name for tables
+  HostKind host;             ///< host memory it needs
+  const char* what_changed;  ///< one line: compared with the previous strategy ...
+};
+/// The strategy table (ids 1..5 in order), read by the programs, the driver and the tests.
+const std::vector<StrategyInfo>& strategies();
+/// The row of \p id.
+const StrategyInfo& strategy_info(Strategy id);
+
+/// A strategy with its parameters.
+struct StrategyConfig {
+  Strategy strategy = Strategy::Synchronous;
+  int streams = 1;                              ///< Streams: number of streams and chunks
+  IssueOrder order = IssueOrder::BreadthFirst;  ///< Streams: issue order
+  std::size_t chunk = 0;                        ///< Pipelined: elements per chunk (>= 1)
+};
+/// "streams, breadth-first, 4 streams" and the like.
+std::string describe(const StrategyConfig& config);
+
+/// A half-open range of element indices.
+struct Range {
+  std::size_t begin = 0, end = 0;
+  std::size_t size() const noexcept { return end - begin; }
+};
+/// Part \p i of \p n elements cut into \p parts consecutive ranges whose sizes differ by at
+/// most one (so every element is in exactly one part, also when n < parts: then some are empty).
+/// \pre parts >= 1 and 0 <= i < parts
+Range split_range(std::size_t n, int parts, int i);
+
+/// The buffers, streams and events of a pipeline of n elements, made once, before timing.
+struct Pipeline {
+  /// Host arrays of kind \p host; device arrays unless \p host is Mapped (which needs none);
+  /// max(\p streams, 3) non-blocking streams (stream3 uses up to \p streams, Pipelined three).
+  Pipeline(std::size_t n, HostKind host, int streams);
+
+  /// Copies the inputs into the host arrays (outside any timed region).
+  void load(const float* x, const float* y);
+  /// Fills the host output with NaN and the device output with 0xFF bytes (NaN too), so that an
+  /// element a run forgets to bring back cannot pass the check.
+  void poison_output();
+
+  std::size_t n;
+  HostKind host;
+  HostArray hx, hy, hout;                ///< host x, y, out
+  hb::DeviceBuffer<float> dx, dy, dout;  ///< device x, y, out (empty for Mapped)
+  std::vector<hb::Stream> streams;
+  hb::Event start, after_h2d, after_kernel, stop;  ///< stage boundaries
+  hb::Event ready, done;  ///< reused for cross-stream dependencies (fork, join, chunk hand-off)
+};
+
+/// Section 11.1 (stream1Device): synchronous cudaMemcpy from pageable memory on the legacy
+/// default stream, the kernel, and back. Works with any host kind.
+StageTimes run_synchronous(Pipeline& p, float alpha);
+/// Section 11.2 (stream2Async): pinned memory and cudaMemcpyAsync, all in one stream.
+/// \pre p.host is Pinned or Mapped
+StageTimes run_async(Pipeline& p, float alpha);
+/// Section 11.3 (stream3Streams): the arrays cut into \p streams chunks, one per stream,
+/// issued in \p order. \pre p.host is Pinned or Mapped; 1 <= streams <= p.streams.size()
+StageTimes run_streams(Pipeline& p, float alpha, int streams, IssueOrder order);
+/// Section 11.4 (stream4Mapped): the kernel reads x and y and writes out in mapped host
+/// memory; no copies, no device arrays. \pre p.host is Mapped
+StageTimes run_mapped(Pipeline& p, float alpha);
+/// Beyond the text: chunks of \p chunk elements flow through three streams, one per engine
+/// (copies in, kernels, copies out), handed on with events. \pre p.host is Pinned or Mapped
+StageTimes run_pipelined(Pipeline& p, float alpha, std::size_t chunk);
+
+/// Runs \p config once (dispatches to the functions above).
+StageTimes run_strategy(Pipeline& p, const StrategyConfig& config, float alpha);
+/// \p warmup untimed runs, then \p iters timed ones; the median of each field.
+StageTimes measure_strategy(Pipeline& p, const StrategyConfig& config, float alpha, int warmup,
+                            int iters);
+/// The median of each field over \p runs (NaN stays NaN).
+StageTimes median_times(const std::vector<StageTimes>& runs);
+
+/// Decimal GB/s of \p bytes in \p ms (NaN when ms is not positive).
+double gbs(double bytes, double ms);
+
+/// The fastest the pipeline can be, given how fast the bus moves data.
+struct TransferBound {
+  double ms = 0.0;    ///< the bound
+  std::string limit;  ///< which term sets it: "host->device", "device->host", "both directions"
+};
+/// SAXPY moves 8n bytes host->device and 4n bytes device->host; at best each direction runs at
+/// its own measured rate and both together at the measured bidirectional rate:
+/// \f$t = \max(8n / r_{h2d},\ 4n / r_{d2h},\ 12n / r_{both})\f$. Rates in decimal GB/s.
+/// Throws std::invalid_argument unless all rates are positive.
+TransferBound transfer_bound(std::size_t n, double h2d_gbs, double d2h_gbs, double both_gbs);
+
+/// Flags and defaults of one chapter-11 program.
+struct ProgramSpec {
+  std::string program;      ///< executable name (for messages and --help)
+  std::string description;  ///< one line for --help
+  std::size_t default_n = kDefaultN;
+  bool max_streams_flag = false;  ///< accept --max-streams
+  bool chunk_flag = false;        ///< accept --chunk
+};
+
+/// Parsed options of a chapter-11 program.
+struct StreamingOptions {
+  hb::CommonOptions common;
+  float alpha = 2.0f;
+  int max_streams = 8;
+  std::size_t chunk = 0;  ///< 0: let the driver choose
+  std::string command;    ///< the command line as given, for the report header
+};
+
+/// Parses the shared flags (hb::Cli) plus --alpha and, where \p spec asks, --max-streams and
+/// --chunk. Returns nothing after --help; throws hb::UsageError on bad input (before any GPU
+/// work).
+std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
+                                              const char* const* argv);
+
+/// Seeded inputs x, y uniform in [-1, 1) and, unless the check is off, the CPU reference.
+struct Inputs {
+  std::vector<float> x, y;
+  std::vector<float> reference;  ///< saxpy_cpu(x, y); empty when not checking
+  float max_abs_x = 0.0f;
+};
+Inputs make_inputs(std::size_t n, std::uint64_t seed, float alpha, bool with_reference);
+
+/// Compares \p out with the CPU reference within tolerance_vs_cpu().
+hb::CompareResult compare_output(const float* out, const Inputs& in, float alpha);
+/// Throws hb::CheckFailed (exit code 1) naming \p what when \p result failed.
+void require_ok(const hb::CompareResult& result, const std::string& what);
+/// The "check" fact or cell: "ok", "FAILED (k of n outputs)", or "skipped (--no-check)" when
+/// \p result is empty.
+std::string check_text(const std::optional<hb::CompareResult>& result);
+
+/// Adds the header block shared by the chapter's programs: program, command, date, GPU, driver,
+/// CUDA runtime, N, bytes, host memory, alpha, seed, iterations.
+void add_facts(hb::Report& report, const std::string& program, const StreamingOptions& opt,
+               const std::string& host_memory);
+/// The book's report of one run: one row per stage that could be timed (host->device, kernel,
+/// device->host, total on the GPU's clock, total wall clock), with ms and GB/s.
+hb::Report stage_report(const StageTimes& t, std::size_t n);
+
+}  // namespace ch11

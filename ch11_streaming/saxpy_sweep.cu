@@ -1,0 +1,171 @@
+// saxpy_sweep: listing 11.3 of the text for SAXPY itself, on data already in device memory.
+//
+// Section 11.1 says that once the data is on the GPU, SAXPY is a matter of global-memory
+// bandwidth, and that the best block size and unroll factor are found by trying them, which a
+// block-agnostic kernel makes easy. We try both kernel forms of saxpy.cuh with unroll factors
+// 1..16 at 32..1024 threads per block (grids sized by the occupancy API) and print GB/s,
+// counting the 12 bytes per element SAXPY must move (read x, read y, write out). The reference
+// row is cudaMemcpy device->device moving the same 12n bytes, measured in the same run.
+//
+// Every configuration is checked: the output is poisoned before it runs and compared with the
+// CPU reference afterwards, on the GPU (a small counting kernel), so a sweep of 200
+// configurations over 64M floats does not spend minutes comparing on the CPU.
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hb/bandwidth.h"
+#include "hb/device.h"
+#include "hb/error.h"
+#include "hb/memory.h"
+#include "hb/report.h"
+#include "hb/timing.h"
+#include "pipeline.h"
+#include "saxpy.cuh"
+#include "saxpy_cpu.h"
+
+namespace {
+
+/// Counts the elements where |got - want| > atol + rtol |want| (NaN counts) into *count.
+/// \pre blockDim.x is a multiple of 32; *count is zero before the launch
+__global__ void count_mismatches(const float* __restrict__ got, const float* __restrict__ want,
+                                 std::size_t n, double rtol, double atol,
+                                 unsigned long long* count) {
+  unsigned local = 0;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const double g = got[i], w = want[i];
+    local += !(std::fabs(g - w) <= atol + rtol * std::fabs(w));
+  }
+  // Every lane reaches this point, so the whole warp can add up its counts.
+  local = __reduce_add_sync(0xffffffffu, local);
+  if ((threadIdx.x & 31) == 0 && local > 0)
+    atomicAdd(count, static_cast<unsigned long long>(local));
+}
+
+unsigned long long device_mismatches(const float* got, const float* want, std::size_t n,
+                                     const ch11::SaxpyTolerance& tol, cudaStream_t s,
+                                     hb::DeviceBuffer<unsigned long long>& counter) {
+  HB_CUDA_CHECK(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned long long), s));
+  int device = 0, sms = 0;
+  HB_CUDA_CHECK(cudaGetDevice(&device));
+  HB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  count_mismatches<<<4 * sms, 256, 0, s>>>(got, want, n, tol.rtol, tol.atol, counter.data());
+  HB_CHECK_LAUNCH();
+  unsigned long long result = 0;
+  HB_CUDA_CHECK(cudaMemcpyAsync(&result, counter.data(), sizeof result, cudaMemcpyDeviceToHost, s));
+  HB_CUDA_CHECK(cudaStreamSynchronize(s));
+  return result;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return hb::run_main("saxpy_sweep", [&] {
+    ch11::ProgramSpec spec{"saxpy_sweep",
+                           "SAXPY in device memory: GB/s by unroll factor and block size "
+                           "(listing 11.3)"};
+    spec.default_n = std::size_t(64) << 20;  // 768 MB moved per run, far above the 50-60 MB L2
+    const auto opt = ch11::parse_options(spec, argc, argv);
+    if (!opt) return 0;
+    const std::size_t n = opt->common.n;
+    const bool check = !opt->common.no_check;
+    const int iters = opt->common.iters;
+    hb::select_device(opt->common.device);
+
+    const ch11::Inputs in = ch11::make_inputs(n, opt->common.seed, opt->alpha, check);
+    hb::DeviceBuffer<float> x(n), y(n), out(n), reference(check ? n : 0);
+    hb::DeviceBuffer<unsigned long long> counter(1);
+    HB_CUDA_CHECK(cudaMemcpy(x.data(), in.x.data(), x.bytes(), cudaMemcpyHostToDevice));
+    HB_CUDA_CHECK(cudaMemcpy(y.data(), in.y.data(), y.bytes(), cudaMemcpyHostToDevice));
+    if (check)
+      HB_CUDA_CHECK(cudaMemcpy(reference.data(), in.reference.data(), reference.bytes(),
+                               cudaMemcpyHostToDevice));
+    const ch11::SaxpyTolerance tol = ch11::tolerance_vs_cpu(opt->alpha, in.max_abs_x);
+    hb::Stream s;
+
+    const double bytes = double(ch11::kBytesPerElement) * double(n);
+    const hb::Bandwidth copy = hb::measure_device_copy(ch11::kBytesPerElement * n / 2, iters);
+    const std::vector<int> thread_counts = {32, 64, 128, 256, 512, 1024};
+
+    std::vector<std::string> columns = {"id", "kernel"};
+    for (int t : thread_counts) columns.push_back("GB/s @" + std::to_string(t));
+    for (const char* c : {"best GB/s", "best threads", "% of copy", "check"}) columns.push_back(c);
+    hb::Report r(columns);
+    {
+      std::vector<std::string> row = {"copy", "cudaMemcpy device->device, same bytes"};
+      for (std::size_t i = 0; i < thread_counts.size(); ++i) row.push_back("-");
+      for (const std::string& c :
+           {hb::fixed(copy.gbs, 1), std::string("-"), std::string("100.0"), std::string("-")})
+        row.push_back(c);
+      r.row(row);
+    }
+
+    // [saxpy-sweep]
+    struct Best {
+      double gbs = 0;
+      std::string kernel;
+      int threads = 0;
+    } best;
+    std::size_t failures = 0;
+    for (const auto form : {ch11::SaxpyForm::Unrolled, ch11::SaxpyForm::GridStride}) {
+      for (int unroll = 1; unroll <= ch11::kMaxUnroll; ++unroll) {
+        const ch11::SaxpyLauncher launch = ch11::saxpy_launcher(form, unroll);
+        const std::string name = ch11::saxpy_kernel_name(form, unroll);
+        std::vector<std::string> row = {
+            (form == ch11::SaxpyForm::Unrolled ? "unrolled_" : "grid_stride_") +
+                std::to_string(unroll),
+            name};
+        double row_best = 0;
+        int row_threads = 0;
+        bool row_ok = true;
+        for (const int threads : thread_counts) {
+          if (check) hb::poison(out.data(), out.bytes(), 0xFF, s);
+          const hb::TimingStats t = hb::time_events(
+              [&](cudaStream_t st) {
+                launch(out.data(), x.data(), y.data(), n, opt->alpha, {threads, 0}, st);
+              },
+              s, 1, iters);
+          const double rate = ch11::gbs(bytes, t.median_ms);
+          row.push_back(hb::fixed(rate, 1));
+          if (rate > row_best) {
+            row_best = rate;
+            row_threads = threads;
+          }
+          if (check && device_mismatches(out.data(), reference.data(), n, tol, s, counter) != 0) {
+            row_ok = false;
+            ++failures;
+          }
+        }
+        if (row_best > best.gbs) best = {row_best, name, row_threads};
+        row.push_back(hb::fixed(row_best, 1));
+        row.push_back(std::to_string(row_threads));
+        row.push_back(hb::fixed(100.0 * row_best / copy.gbs, 1));
+        row.push_back(check ? (row_ok ? "ok" : "FAILED") : "skipped");
+        r.row(row);
+      }
+    }
+    // [saxpy-sweep]
+
+    ch11::add_facts(r, "saxpy_sweep", *opt, "none (device memory only)");
+    r.fact("bytes counted", "12 per element (read x, read y, write out)");
+    r.fact("grid",
+           "SMs x resident blocks per SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor), "
+           "no more than the array needs");
+    r.fact("reference", "cudaMemcpy device->device of " + std::to_string(copy.bytes_counted / 2) +
+                            " bytes (" + hb::fixed(copy.gbs, 1) + " GB/s counting read + write)");
+    r.fact("best", best.kernel + " at " + std::to_string(best.threads) +
+                       " threads: " + hb::fixed(best.gbs, 1) + " GB/s, " +
+                       hb::fixed(100.0 * best.gbs / copy.gbs, 1) + "% of the copy");
+    r.fact("check", check ? (failures == 0 ? "every configuration within tolerance of the CPU"
+                                           : std::to_string(failures) + " configurations FAILED")
+                          : "skipped (--no-check)");
+    r.print(std::cout, opt->common.csv);
+    if (failures > 0)
+      throw hb::CheckFailed(std::to_string(failures) + " sweep configurations differ from the CPU");
+    return 0;
+  });
+}

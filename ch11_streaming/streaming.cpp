@@ -1,0 +1,143 @@
+// streaming: the chapter driver. It reproduces Table 11.1 / Figure 11.1 of the text in one run:
+// the four ways of streaming SAXPY through the GPU (plus one of ours), each as one row with its
+// time, its effective bandwidth and how close it gets to what the bus allows.
+//
+// We first measure, with the same sizes the pipeline moves, how fast pinned memory crosses the
+// bus in each direction and in both at once. From those rates follows the transfer bound, the
+// least time any strategy can take (transfer_bound()); it is row 0, the reference of the table.
+#include <algorithm>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hb/bandwidth.h"
+#include "hb/device.h"
+#include "hb/error.h"
+#include "hb/report.h"
+#include "pipeline.h"
+
+namespace {
+
+// One row of the table: the configuration that ran (the best one, where we searched), its
+// median times, and its check (the first failure among the configurations tried, if any).
+struct Outcome {
+  ch11::StrategyConfig config;
+  ch11::StageTimes times;
+  std::optional<hb::CompareResult> check;
+};
+
+// Runs every candidate configuration on \p p (each from a poisoned output, each checked) and
+// keeps the one with the smallest median wall clock.
+Outcome best_of(ch11::Pipeline& p, const std::vector<ch11::StrategyConfig>& candidates,
+                const ch11::StreamingOptions& opt, const ch11::Inputs& in) {
+  std::optional<Outcome> best;
+  std::optional<hb::CompareResult> failure;
+  for (const auto& c : candidates) {
+    p.poison_output();
+    Outcome o{c, ch11::measure_strategy(p, c, opt.alpha, 1, opt.common.iters), std::nullopt};
+    if (!opt.common.no_check) o.check = ch11::compare_output(p.hout.data(), in, opt.alpha);
+    if (o.check && !o.check->ok && !failure) failure = o.check;
+    if (!best || o.times.wall_ms < best->times.wall_ms) best = o;
+  }
+  if (failure) best->check = failure;
+  return *best;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return hb::run_main("streaming", [&] {
+    ch11::ProgramSpec spec{"streaming",
+                           "Chapter 11 driver: every streaming strategy against the transfer "
+                           "bound (Table 11.1)"};
+    spec.max_streams_flag = true;
+    spec.chunk_flag = true;
+    const auto opt = ch11::parse_options(spec, argc, argv);
+    if (!opt) return 0;
+    const std::size_t n = opt->common.n;
+    const int iters = opt->common.iters;
+    hb::select_device(opt->common.device);
+
+    // [streaming-bound]
+    // The ceilings, measured with exactly the bytes the pipeline moves: 8n up, 4n down, and
+    // 6n each way at once (12n in all) for the bidirectional rate.
+    const hb::Bandwidth up =
+        hb::measure_host_to_device(ch11::kH2DBytesPerElement * n, hb::HostMemory::Pinned, iters);
+    const hb::Bandwidth down =
+        hb::measure_device_to_host(ch11::kD2HBytesPerElement * n, hb::HostMemory::Pinned, iters);
+    const hb::Bandwidth both = hb::measure_bidirectional(ch11::kBytesPerElement * n / 2, iters);
+    const ch11::TransferBound bound = ch11::transfer_bound(n, up.gbs, down.gbs, both.gbs);
+    // [streaming-bound]
+
+    const ch11::Inputs in =
+        ch11::make_inputs(n, opt->common.seed, opt->alpha, !opt->common.no_check);
+    std::vector<Outcome> rows;
+    {
+      ch11::Pipeline p(n, ch11::HostKind::Pageable, 1);
+      p.load(in.x.data(), in.y.data());
+      rows.push_back(best_of(p, {{ch11::Strategy::Synchronous}}, *opt, in));
+    }
+    {
+      ch11::Pipeline p(n, ch11::HostKind::Pinned, opt->max_streams);
+      p.load(in.x.data(), in.y.data());
+      rows.push_back(best_of(p, {{ch11::Strategy::Async}}, *opt, in));
+
+      // Stream3 at its best: both issue orders, 1 .. --max-streams streams.
+      std::vector<ch11::StrategyConfig> streams;
+      for (const auto order : {ch11::IssueOrder::BreadthFirst, ch11::IssueOrder::DepthFirst})
+        for (int k = 1; k <= opt->max_streams; ++k)
+          streams.push_back({ch11::Strategy::Streams, k, order});
+      rows.push_back(best_of(p, streams, *opt, in));
+
+      // Ours: the given chunk size, or the best of 1M, 2M, 4M and 8M floats (no larger than n).
+      std::vector<ch11::StrategyConfig> pipelined;
+      std::vector<std::size_t> chunks;
+      if (opt->chunk > 0) {
+        chunks = {opt->chunk};
+      } else {
+        for (int m : {1, 2, 4, 8}) chunks.push_back(std::size_t(m) << 20);
+      }
+      for (std::size_t& c : chunks) c = std::min(c, n);
+      chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
+      for (const std::size_t c : chunks) pipelined.push_back({ch11::Strategy::Pipelined, 1, {}, c});
+      rows.push_back(best_of(p, pipelined, *opt, in));
+    }
+    {
+      ch11::Pipeline p(n, ch11::HostKind::Mapped, 1);
+      p.load(in.x.data(), in.y.data());
+      rows.push_back(best_of(p, {{ch11::Strategy::Mapped}}, *opt, in));
+    }
+    std::sort(rows.begin(), rows.end(), [](const Outcome& a, const Outcome& b) {
+      return a.config.strategy < b.config.strategy;
+    });
+
+    // [streaming-table]
+    const double bytes = double(ch11::kBytesPerElement) * double(n);
+    hb::Report r(
+        {"id", "strategy", "ms (median)", "effective GB/s", "% of transfer bound", "check"});
+    r.row({"0", "transfer bound (set by " + bound.limit + ")", hb::fixed(bound.ms, 3),
+           hb::fixed(ch11::gbs(bytes, bound.ms), 2), "100.0", "-"});
+    std::optional<hb::CompareResult> failure;
+    for (const Outcome& o : rows) {
+      r.row({std::to_string(int(o.config.strategy)), ch11::describe(o.config),
+             hb::fixed(o.times.wall_ms, 3), hb::fixed(ch11::gbs(bytes, o.times.wall_ms), 2),
+             hb::fixed(100.0 * bound.ms / o.times.wall_ms, 1), ch11::check_text(o.check)});
+      if (o.check && !o.check->ok && !failure) failure = o.check;
+    }
+    // [streaming-table]
+    ch11::add_facts(r, "streaming", *opt,
+                    "per strategy: pageable (1), pinned (2, 3, 5), mapped (4)");
+    r.fact("host->device pinned (GB/s)",
+           hb::fixed(up.gbs, 2) + " (" + std::to_string(up.bytes_counted) + " bytes)");
+    r.fact("device->host pinned (GB/s)",
+           hb::fixed(down.gbs, 2) + " (" + std::to_string(down.bytes_counted) + " bytes)");
+    r.fact("both directions pinned (GB/s, total)",
+           hb::fixed(both.gbs, 2) + " (" + std::to_string(both.bytes_counted) + " bytes)");
+    r.fact("transfer bound", hb::fixed(bound.ms, 3) + " ms, set by " + bound.limit);
+    r.fact("ms", "host wall clock of the whole pipeline, median; % of bound = bound ms / ms");
+    r.print(std::cout, opt->common.csv);
+    if (failure) ch11::require_ok(*failure, "streaming");
+    return 0;
+  });
+}

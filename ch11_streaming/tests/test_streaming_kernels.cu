@@ -1,0 +1,106 @@
+// Chapter 11's kernels: the launcher tables (host logic, no GPU needed) and, tagged [gpu],
+// every kernel form with every unroll factor 1..16 on the sizes where tiling goes wrong.
+//
+// Outputs are poisoned (0xFF bytes, a NaN) before each launch, with 64 guard elements past the
+// end: an element the kernel forgets fails the comparison, an element it writes past n changes
+// a guard. Data is random with a fixed seed (printed on failure). Results are compared with
+// hb::compare_relative against the exact result in double within tolerance_vs_exact(); see
+// tests/test_streaming.cpp for why that and not ULPs.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+#include "hb/compare.h"
+#include "hb/device.h"
+#include "hb/memory.h"
+#include "hb/random.h"
+#include "hb/testing.h"
+#include "saxpy.cuh"
+#include "saxpy_cpu.h"
+
+TEST_CASE("the launcher tables hold a distinct launcher for every unroll factor from 1 to 16") {
+  std::set<ch11::SaxpyLauncher> seen;
+  for (const auto form : {ch11::SaxpyForm::GridStride, ch11::SaxpyForm::Unrolled}) {
+    for (int u = 1; u <= ch11::kMaxUnroll; ++u) {
+      const auto launch = ch11::saxpy_launcher(form, u);
+      CHECK(launch != nullptr);
+      seen.insert(launch);
+    }
+    CHECK_THROWS_AS(ch11::saxpy_launcher(form, 0), std::out_of_range);
+    CHECK_THROWS_AS(ch11::saxpy_launcher(form, ch11::kMaxUnroll + 1), std::out_of_range);
+  }
+  CHECK(seen.size() == 2 * ch11::kMaxUnroll);
+  CHECK(ch11::saxpy_kernel_name(ch11::SaxpyForm::Unrolled, 4) == "saxpy_unrolled<4>");
+  CHECK(ch11::saxpy_kernel_name(ch11::SaxpyForm::GridStride, 1) == "saxpy_grid_stride<1>");
+}
+
+TEST_CASE("every kernel form and unroll factor matches the exact result on edge sizes", "[gpu]") {
+  hb::select_device(0);
+  const std::uint64_t seed = hb::test_seed(2024);
+  const float alpha = -1.75f;
+  const std::size_t big = (std::size_t(1) << 20) + 7, guard = 64;
+  const auto x = hb::uniform_vector<float>(big, seed, -1.0f, 1.0f);
+  const auto y = hb::uniform_vector<float>(big, seed + 1, -1.0f, 1.0f);
+  // Element i of the exact result does not depend on n, so one reference serves every size.
+  std::vector<double> want(big);
+  ch11::saxpy_exact(want.data(), x.data(), y.data(), big, alpha);
+  const auto tol = ch11::tolerance_vs_exact(alpha, ch11::max_abs(x.data(), big));
+
+  hb::DeviceBuffer<float> dx(big), dy(big), dout(big + guard);
+  HB_CUDA_CHECK(cudaMemcpy(dx.data(), x.data(), dx.bytes(), cudaMemcpyHostToDevice));
+  HB_CUDA_CHECK(cudaMemcpy(dy.data(), y.data(), dy.bytes(), cudaMemcpyHostToDevice));
+  hb::Stream s;
+  std::vector<float> got(big + guard);
+  std::vector<unsigned char> poison(guard * sizeof(float), 0xFF);
+
+  for (const auto form : {ch11::SaxpyForm::GridStride, ch11::SaxpyForm::Unrolled}) {
+    for (int unroll = 1; unroll <= ch11::kMaxUnroll; ++unroll) {
+      const auto launch = ch11::saxpy_launcher(form, unroll);
+      for (const int threads : {32, 256, 1024}) {
+        // max_blocks 3: a grid too small for the array, so the grid-stride loops go round
+        // several times before the remainder.
+        for (const int max_blocks : {0, 3}) {
+          // The standard sizes (0, 1, 31, 32, 33, block +- 1, a prime, a large one) and the
+          // edges of the unrolled kernel's tiles.
+          const std::size_t tile = std::size_t(unroll) * threads;
+          std::vector<std::size_t> sizes = hb::standard_sizes(std::size_t(threads), big);
+          for (const std::size_t t : {tile - 1, tile, tile + 1, 3 * tile + 1, 7 * tile + 5})
+            sizes.push_back(t);
+          for (const std::size_t n : sizes) {
+            if (n > big) continue;
+            INFO(ch11::saxpy_kernel_name(form, unroll)
+                 << ", " << threads << " threads, max_blocks " << max_blocks << ", n " << n
+                 << ", seed " << seed);
+            hb::poison(dout.data(), dout.bytes(), 0xFF, s);
+            launch(dout.data(), dx.data(), dy.data(), n, alpha, {threads, max_blocks}, s);
+            HB_CUDA_CHECK(cudaMemcpyAsync(got.data(), dout.data(), (n + guard) * sizeof(float),
+                                          cudaMemcpyDeviceToHost, s));
+            HB_CUDA_CHECK(cudaStreamSynchronize(s));
+            const auto r =
+                hb::compare_relative(got.data(), want.data(), n, tol.rtol, tol.atol, "outputs");
+            INFO(r.report);
+            CHECK(r.ok);
+            CHECK(std::memcmp(got.data() + n, poison.data(), poison.size()) == 0);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("the grid size follows occupancy and never exceeds what the array needs", "[gpu]") {
+  hb::select_device(0);
+  const auto dev = hb::query_device(0);
+  const void* kernel = reinterpret_cast<const void*>(ch11::saxpy_unrolled<4>);
+  CHECK(ch11::saxpy_grid_size(kernel, {256, 0}, 0, 1024) == 0);
+  CHECK(ch11::saxpy_grid_size(kernel, {256, 0}, 1, 1024) == 1);
+  CHECK(ch11::saxpy_grid_size(kernel, {256, 0}, 1025, 1024) == 2);
+  const int full = ch11::saxpy_grid_size(kernel, {256, 0}, std::size_t(1) << 30, 1024);
+  CHECK(full >= dev.sm_count);
+  CHECK(full % dev.sm_count == 0);
+  CHECK(full <= dev.sm_count * (dev.max_threads_per_sm / 256));
+  CHECK(ch11::saxpy_grid_size(kernel, {256, 3}, std::size_t(1) << 30, 1024) == 3);
+}
