@@ -14,11 +14,14 @@ fi
 export HB_UNDER_SANITIZER=1
 
 extra=()
+tests="[gpu]"
 case $tool in
-  racecheck) extra=(--racecheck-report all) ;;
+  # Tests tagged [racy] race on purpose (a lesson, e.g. the naive histogram); racecheck would
+  # rightly report them, so only racecheck leaves them out. The other tools still run them.
+  racecheck) extra=(--racecheck-report all); tests="[gpu]~[racy]" ;;
 esac
 log=$(mktemp)
-"$sanitizer" --tool "$tool" --error-exitcode 1 --print-limit 20 "${extra[@]}" "$exe" "[gpu]" --warn NoTests 2>&1 | tee "$log"
+"$sanitizer" --tool "$tool" --error-exitcode 1 --print-limit 20 "${extra[@]}" "$exe" "$tests" --warn NoTests 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 # Races and hazards are summarized as "N hazards displayed (E errors, W warnings)": a warning
 # is a hazard too, so we fail on any non-zero count, not only on the exit code.
