@@ -138,20 +138,22 @@ struct Pipeline {
   hb::Event ready, done;  ///< reused for cross-stream dependencies (fork, join, chunk hand-off)
 };
 
+// Each strategy throws std::invalid_argument when the pipeline's memory does not fit it.
+
 /// Section 11.1 (stream1Device): synchronous cudaMemcpy from pageable memory on the legacy
-/// default stream, the kernel, and back. Works with any host kind.
+/// default stream, the kernel, and back. \pre p.host is Pageable or Pinned
 StageTimes run_synchronous(Pipeline& p, float alpha);
 /// Section 11.2 (stream2Async): pinned memory and cudaMemcpyAsync, all in one stream.
-/// \pre p.host is Pinned or Mapped
+/// \pre p.host is Pinned
 StageTimes run_async(Pipeline& p, float alpha);
 /// Section 11.3 (stream3Streams): the arrays cut into \p streams chunks, one per stream,
-/// issued in \p order. \pre p.host is Pinned or Mapped; 1 <= streams <= p.streams.size()
+/// issued in \p order. \pre p.host is Pinned; 1 <= streams <= p.streams.size()
 StageTimes run_streams(Pipeline& p, float alpha, int streams, IssueOrder order);
 /// Section 11.4 (stream4Mapped): the kernel reads x and y and writes out in mapped host
 /// memory; no copies, no device arrays. \pre p.host is Mapped
 StageTimes run_mapped(Pipeline& p, float alpha);
 /// Beyond the text: chunks of \p chunk elements flow through three streams, one per engine
-/// (copies in, kernels, copies out), handed on with events. \pre p.host is Pinned or Mapped
+/// (copies in, kernels, copies out), handed on with events. \pre p.host is Pinned; chunk >= 1
 StageTimes run_pipelined(Pipeline& p, float alpha, std::size_t chunk);
 
 /// Runs \p config once (dispatches to the functions above).
