@@ -1,0 +1,144 @@
+/// \file
+/// Compared with variant 10f: we leave the blog's detours and build on the fastest design so
+/// far, variant 9's single pass with shuffles, and make its loads cheaper. Each thread
+/// reads 16 bytes (an `int4`) per load instead of 4, and issues four independent loads
+/// before it adds any of them, so each thread keeps 64 bytes in flight. The grid has as
+/// many blocks as the occupancy API says fit on the GPU (fewer for small inputs), so every
+/// block runs from start to end in one wave. It stays one launch with no memset and no host
+/// synchronization: the block that takes the last ticket adds the partials. Head and tail
+/// elements that do not fill a 16-byte vector (an input pointer that is not 16-byte aligned,
+/// or n not a multiple of 4) are added one by one. Block sizes are powers of two from 32 to
+/// 1024.
+///
+/// Why this matters at both ends of the size range: for large inputs, fewer and wider loads
+/// leave more of the memory system's queue to useful bytes; for small inputs the cost is
+/// the launch itself, and a single launch with nothing before or after it is the cheapest
+/// possible reduction.
+#pragma once
+
+#include <cstdint>
+
+#include "reduction9_shuffle.cuh"
+
+namespace ch12 {
+
+// [reduction11-policy]
+/// Tuning of variants 11a and 11b, as data. Measured on the H200 with
+/// `reduction --variant 11a` (block-size sweep) and the size sweep: see the chapter's
+/// Results section; the values below are the starting point chosen before measuring.
+struct VectorizedPolicy {
+  static constexpr int kUnroll = 4;          ///< int4 loads in flight per thread and iteration
+  static constexpr int kDefaultThreads = 256;  ///< block size of the programs and size sweep
+};
+// [reduction11-policy]
+
+// [reduction11a-load]
+/// The sum of the int32 elements of \p in that do not fit in whole, aligned int4 vectors
+/// (at most 3 at the head, 3 at the tail) plus the sum of this thread's grid-stride share of
+/// the vectors, kUnroll loads in flight at a time.
+/// \tparam kThreads the block size
+template <int kThreads>
+__device__ __forceinline__ long long vectorized_thread_sum(const int* in, std::size_t n) {
+  constexpr int kUnroll = VectorizedPolicy::kUnroll;
+  const std::size_t misaligned = (reinterpret_cast<std::uintptr_t>(in) / sizeof(int)) % 4;
+  const std::size_t head = misaligned == 0 ? 0 : (4 - misaligned < n ? 4 - misaligned : n);
+  const int4* vec = reinterpret_cast<const int4*>(in + head);
+  const std::size_t nvec = (n - head) / 4;
+  const std::size_t tail = head + nvec * 4;
+
+  const std::size_t tid = std::size_t(blockIdx.x) * kThreads + threadIdx.x;
+  const std::size_t stride = std::size_t(gridDim.x) * kThreads;
+  long long sum = 0;
+  std::size_t i = tid;
+  for (; i + (kUnroll - 1) * stride < nvec; i += kUnroll * stride) {
+    int4 v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) v[u] = __ldg(vec + i + u * stride);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) sum += static_cast<long long>(v[u].x) + v[u].y + v[u].z + v[u].w;
+  }
+  for (; i < nvec; i += stride) {
+    const int4 v = __ldg(vec + i);
+    sum += static_cast<long long>(v.x) + v.y + v.z + v.w;
+  }
+  if (tid < head) sum += in[tid];
+  if (tid < n - tail) sum += in[tail + tid];
+  return sum;
+}
+// [reduction11a-load]
+
+// [reduction11a-kernel]
+/// Single pass, vectorized loads, last block adds the partials.
+/// \tparam kThreads the block size (a power of two from 32 to 1024)
+/// \param in the values to add (any 4-byte alignment)
+/// \param n how many
+/// \param out the sum
+/// \param partial one slot per block (scratch)
+/// \param retirement_count zero at launch; zero again when the kernel ends
+template <int kThreads>
+__global__ void __launch_bounds__(kThreads)
+    reduction11a_kernel(const int* in, std::size_t n, long long* out, long long* partial,
+                        unsigned* retirement_count) {
+  const long long sum = block_reduce_sum(vectorized_thread_sum<kThreads>(in, n));
+  if (gridDim.x == 1) {
+    if (threadIdx.x == 0) *out = sum;
+    return;
+  }
+  __shared__ bool last_block;
+  if (threadIdx.x == 0) {
+    partial[blockIdx.x] = sum;
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> ticket(*retirement_count);
+    last_block = ticket.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last_block) {
+    long long total = 0;
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += kThreads) total += partial[b];
+    total = block_reduce_sum(total);
+    if (threadIdx.x == 0) {
+      *out = total;
+      *retirement_count = 0;
+    }
+  }
+}
+// [reduction11a-kernel]
+
+// [reduction11a-grid]
+/// Blocks for \p n elements: enough for every thread to issue its kUnroll loads at least
+/// once, but no more than fit on the GPU at once (occupancy API, asked once per kernel).
+template <typename Kernel>
+int vectorized_blocks(Kernel kernel, int threads, std::size_t n, const Scratch& scratch,
+                      int& per_sm_cache) {
+  if (per_sm_cache <= 0) {
+    HB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_cache, kernel, threads, 0));
+  }
+  const std::size_t resident = std::size_t(per_sm_cache) * scratch.sm_count();
+  const std::size_t wanted = ceil_div(n / 4, std::size_t(threads) * VectorizedPolicy::kUnroll);
+  return static_cast<int>(std::max<std::size_t>(1, std::min(wanted, resident)));
+}
+// [reduction11a-grid]
+
+template <int kThreads>
+void reduction11a_template(const int* in, std::size_t n, long long* out, Scratch& scratch,
+                           cudaStream_t stream) {
+  static int per_sm = 0;  // blocks per SM, from the occupancy API on the first call
+  const int blocks = vectorized_blocks(reduction11a_kernel<kThreads>, kThreads, n, scratch, per_sm);
+  reduction11a_kernel<kThreads><<<blocks, kThreads, 0, stream>>>(
+      in, n, out, scratch.partials_a<long long>(blocks), scratch.ticket());
+  HB_CHECK_LAUNCH();
+}
+
+void reduce11a_vectorized(const int* in, std::size_t n, long long* out, int threads,
+                          Scratch& scratch, cudaStream_t stream) {
+  switch (threads) {
+    case 32: return reduction11a_template<32>(in, n, out, scratch, stream);
+    case 64: return reduction11a_template<64>(in, n, out, scratch, stream);
+    case 128: return reduction11a_template<128>(in, n, out, scratch, stream);
+    case 256: return reduction11a_template<256>(in, n, out, scratch, stream);
+    case 512: return reduction11a_template<512>(in, n, out, scratch, stream);
+    case 1024: return reduction11a_template<1024>(in, n, out, scratch, stream);
+    default: require_threads("11a", BlockRule::PowerOfTwoFrom32, threads);  // throws
+  }
+}
+
+}  // namespace ch12
