@@ -20,6 +20,9 @@ namespace ch12 {
 // [reduction10c-kernel]
 /// The second blog post's parallel_reduce_kernel: a log-step reduction in global memory.
 /// \tparam Out int for the levels, long long for the last one
+/// \param in the values to add
+/// \param n how many
+/// \param out one sum per block
 /// \param work blockDim.x / 2 ints per block
 /// \pre blockDim.x is a power of two >= 2.
 template <typename Out>

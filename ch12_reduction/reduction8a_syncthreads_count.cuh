@@ -20,6 +20,7 @@ namespace ch12 {
 /// \param out one count per block
 /// \param in the elements
 /// \param n how many
+/// \param pred the predicate
 template <typename T, typename Pred>
 __global__ void reduction8a_kernel(long long* out, const T* in, std::size_t n, Pred pred) {
   long long count = 0;

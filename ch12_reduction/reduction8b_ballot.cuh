@@ -17,6 +17,10 @@ namespace ch12 {
 /// Counts the elements of \p in for which \p pred holds, warp by warp; one count per block.
 /// \tparam T the element type
 /// \tparam Pred a predicate, `bool operator()(T) const`
+/// \param out one count per block
+/// \param in the elements
+/// \param n how many
+/// \param pred the predicate
 /// \pre blockDim.x is a multiple of 32.
 template <typename T, typename Pred>
 __global__ void reduction8b_kernel(long long* out, const T* in, std::size_t n, Pred pred) {

@@ -50,9 +50,11 @@ std::string check_text(const Measurement& m) {
 }
 
 // Facts every report of the chapter starts with.
-void add_facts(hb::Report& r, const char* program, const hb::DeviceInfo& dev, std::size_t n,
-               const hb::CommonOptions& opt, double read_gbs) {
+void add_facts(hb::Report& r, const std::string& program, const std::string& command,
+               const hb::DeviceInfo& dev, std::size_t n, const hb::CommonOptions& opt,
+               double read_gbs) {
   r.fact("program", program);
+  r.fact("command", command);
   r.fact("date", hb::today_utc());
   r.fact("gpu", dev.name);
   r.fact("compute capability", dev.compute_capability());
@@ -248,7 +250,7 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
 
     hb::Report report({"id", "variant", "threads", "ms (median)", "GB/s", "% of CUB",
                        "% of read-only", "check"});
-    add_facts(report, program, dev, n, opt, read_gbs);
+    add_facts(report, program, cli.command_line(), dev, n, opt, read_gbs);
     auto add = [&](const Variant& row, int t, const Measurement& m) {
       report.row({row.id, row.title, row.threads == BlockRule::Library ? "-" : std::to_string(t),
                   hb::fixed(m.median_ms, 3), hb::fixed(m.gbs, 1), percent(m.gbs, ref.gbs),
@@ -342,7 +344,7 @@ int driver_main(int argc, char** argv) {
       for (const char* c : {"best GB/s", "best threads", "% of CUB", "% of read-only", "check"})
         cols.push_back(c);
       hb::Report r(cols);
-      add_facts(r, "reduction --sweep threads", dev, n, opt, read_gbs);
+      add_facts(r, "reduction (block-size sweep)", cli.command_line(), dev, n, opt, read_gbs);
       double cub_gbs = 0;
       for (const Variant* v : rows()) {
         const long long want = opt.no_check ? 0 : cpu_expected(v->result, host.data(), n);
@@ -395,7 +397,7 @@ int driver_main(int argc, char** argv) {
       hb::Report r({"n", "log2 n", "id", "variant", "threads", "us (median)", "GB/s", "x CUB",
                     "check"});
       const double read_gbs = hb::measure_device_read(largest * sizeof(int), opt.iters).gbs;
-      add_facts(r, "reduction --sweep sizes", dev, largest, opt, read_gbs);
+      add_facts(r, "reduction (size sweep)", cli.command_line(), dev, largest, opt, read_gbs);
       r.fact("sizes", "2^10 .. 2^" + std::to_string(max_log2) +
                           " elements, prefixes of one input; each variant at its best block "
                           "size from the sweep (or its default)");
