@@ -290,7 +290,7 @@ StageTimes run_mapped(Pipeline& p, float alpha) {
 // to different streams may run on different engines at once; then the k copy-ins share the
 // bus and finish together, and the first kernel starts late.
 //
-// We therefore cut the arrays into many small chunks (by default the best of 1M to 8M floats,
+// We therefore cut the arrays into many small chunks (by default the best of 1M to 16M floats,
 // 16 to 128 chunks at 128M) and give each engine one stream: all copies in go, in order, to
 // one stream (one engine at the full bus rate, chunks arriving one after another), kernels to
 // a second, copies out to a third, and an event hands each chunk from one stream to the next.
@@ -407,7 +407,7 @@ std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
     cli.app()
         .add_option("--chunk", chunk_text,
                     "pipelined strategy: floats per chunk (K/M/G suffixes), or auto to "
-                    "try 1M, 2M, 4M and 8M")
+                    "try 1M, 2M, 4M, 8M and 16M")
         ->capture_default_str();
   }
   if (!cli.parse(argc, argv)) return std::nullopt;

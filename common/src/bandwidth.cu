@@ -163,10 +163,10 @@ Bandwidth measure_device_to_host(std::size_t bytes, HostMemory host, int iters) 
   return make(bytes, t);
 }
 
-Bandwidth measure_bidirectional(std::size_t bytes, int iters) {
-  HostBytes up(bytes, HostMemory::Pinned), down(bytes, HostMemory::Pinned);
-  DeviceBuffer<unsigned char> d_up(bytes), d_down(bytes);
-  poison(d_down.data(), bytes, 0x5A);
+Bandwidth measure_bidirectional(std::size_t up_bytes, std::size_t down_bytes, int iters) {
+  HostBytes up(up_bytes, HostMemory::Pinned), down(down_bytes, HostMemory::Pinned);
+  DeviceBuffer<unsigned char> d_up(up_bytes), d_down(down_bytes);
+  poison(d_down.data(), down_bytes, 0x5A);
   HB_CUDA_CHECK(cudaDeviceSynchronize());
   Stream main, side;
   Event fork, join;
@@ -176,13 +176,13 @@ Bandwidth measure_bidirectional(std::size_t bytes, int iters) {
       [&](cudaStream_t st) {
         fork.record(st);
         HB_CUDA_CHECK(cudaStreamWaitEvent(side, fork, 0));
-        HB_CUDA_CHECK(cudaMemcpyAsync(d_up.data(), up.ptr, bytes, cudaMemcpyHostToDevice, st));
-        HB_CUDA_CHECK(cudaMemcpyAsync(down.ptr, d_down.data(), bytes, cudaMemcpyDeviceToHost, side));
+        HB_CUDA_CHECK(cudaMemcpyAsync(d_up.data(), up.ptr, up_bytes, cudaMemcpyHostToDevice, st));
+        HB_CUDA_CHECK(cudaMemcpyAsync(down.ptr, d_down.data(), down_bytes, cudaMemcpyDeviceToHost, side));
         join.record(side);
         HB_CUDA_CHECK(cudaStreamWaitEvent(st, join, 0));
       },
       main, 1, iters);
-  return make(2 * bytes, t);
+  return make(up_bytes + down_bytes, t);
 }
 
 std::string driver_version_text() {

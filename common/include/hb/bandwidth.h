@@ -39,9 +39,14 @@ enum class HostMemory { Pinned, Pageable };
 Bandwidth measure_host_to_device(std::size_t bytes, HostMemory host, int iters);
 /// Device-to-host cudaMemcpyAsync of \p bytes.
 Bandwidth measure_device_to_host(std::size_t bytes, HostMemory host, int iters);
-/// Pinned host-to-device and device-to-host copies of \p bytes each, at the same time in two
-/// streams; counts 2 x bytes (the total that crosses the bus).
-Bandwidth measure_bidirectional(std::size_t bytes, int iters);
+/// Pinned host-to-device copy of \p up_bytes and device-to-host copy of \p down_bytes at the
+/// same time in two streams; counts up_bytes + down_bytes (the total that crosses the bus).
+/// The time is that of the slower direction, slowed by sharing the bus with the other.
+Bandwidth measure_bidirectional(std::size_t up_bytes, std::size_t down_bytes, int iters);
+/// The symmetric case: \p bytes each way; counts 2 x bytes.
+inline Bandwidth measure_bidirectional(std::size_t bytes, int iters) {
+  return measure_bidirectional(bytes, bytes, iters);
+}
 
 /// XOR of all 32-bit words of \p n16 16-byte vectors at \p device_data, computed on the GPU
 /// by the kernel that measure_device_read() times (exposed so tests can check it).
