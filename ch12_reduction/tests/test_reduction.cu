@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <map>
 #include <set>
 #include <vector>
@@ -29,6 +31,16 @@ namespace {
 constexpr long long kPoison = static_cast<long long>(0xA5A5A5A5A5A5A5A5ull);
 
 std::size_t large_size() { return (std::size_t(1) << 24) + 3; }
+
+// compute-sanitizer's racecheck, synccheck and initcheck do not support dynamic parallelism
+// (a documented limitation); memcheck does. scripts/run_sanitizer.sh does not tell the tests
+// which tool runs them, so under the sanitizer variant 10f runs only when HB_SANITIZER_TOOL
+// says memcheck.
+bool skipped_here(const ch12::Variant& v) {
+  if (!hb::under_sanitizer() || std::string(v.id) != "10f") return false;
+  const char* tool = std::getenv("HB_SANITIZER_TOOL");
+  return tool == nullptr || std::string(tool) != "memcheck";
+}
 
 // The sizes of DESIGN.md, plus 2^27 outside the sanitizer.
 std::vector<std::size_t> sizes() {
@@ -114,6 +126,7 @@ TEST_CASE("every variant matches the CPU on the standard sizes with several bloc
   Runner runner(scratch);
   std::map<std::pair<ch12::Result, std::size_t>, long long> expected;  // the CPU, once per size
   for (const auto& v : ch12::variants()) {
+    if (skipped_here(v)) continue;
     // Sizes around the block sizes this variant will use, too (one or two elements per thread).
     std::set<std::size_t> ns(all_sizes.begin(), all_sizes.end());
     for (int t : block_sizes(v, 0))
@@ -139,6 +152,7 @@ TEST_CASE("every variant sums extreme int32 values without overflow", "[gpu]") {
     ch12::Scratch scratch(n);
     Runner runner(scratch);
     for (const auto& v : ch12::variants()) {
+      if (skipped_here(v)) continue;
       INFO("variant " << v.id << ", every element " << value << ", n = " << n);
       CHECK(runner.run(v, input.device.data(), n, v.default_threads) ==
             ch12::cpu_expected(v.result, input.host.data(), n));
@@ -162,6 +176,7 @@ TEST_CASE("every variant gives the right answer in 100 back-to-back calls of cha
   const int kCalls = small ? 8 : 100;
   hb::DeviceBuffer<long long> out(kCalls);
   for (const auto& v : ch12::variants()) {
+    if (skipped_here(v)) continue;
     hb::poison(out.data(), out.bytes(), 0xA5, stream);
     for (int i = 0; i < kCalls; ++i)
       v.launch(input.device.data(), ns[i % ns.size()], out.data() + i, v.default_threads, scratch,
