@@ -1,8 +1,8 @@
 /// \file
 /// Compared with variant 10f: we leave the blog's detours and build on the fastest design so
 /// far, variant 9's single pass with shuffles, and make its loads cheaper. Each thread
-/// reads 16 bytes (an `int4`) per load instead of 4, and issues four independent loads
-/// before it adds any of them, so each thread keeps 64 bytes in flight. The grid has as
+/// reads 16 bytes (an `int4`) per load instead of 4, and issues eight independent loads
+/// before it adds any of them, so each thread keeps 128 bytes in flight. The grid has as
 /// many blocks as the occupancy API says fit on the GPU (fewer for small inputs), so every
 /// block runs from start to end in one wave. It stays one launch with no memset and no host
 /// synchronization: the block that takes the last ticket adds the partials. Head and tail
