@@ -60,7 +60,7 @@ def csv_to_markdown(path: pathlib.Path) -> str:
     other = [(k, v) for k, v in facts if k not in ("gpu", "driver", "CUDA runtime", "date", "command", "program")]
     if other:
         out.append("")
-        out.append("Also recorded: " + "; ".join(f"{cell(k)} {cell(v)}" for k, v in other) + ".")
+        out.append(" Also recorded: " + "; ".join(f"{cell(k)} {cell(v)}" for k, v in other) + ".")
     out.append("")
     numeric = re.compile(r"^-?[0-9.]+(e[-+]?[0-9]+)?%?$|^-$")
     align = ["---:" if data and all(numeric.match(r[c]) for r in data) else ":---"
