@@ -12,6 +12,9 @@ fi
 "$exe" --hb-has-device || exit 77
 # Tests read this to cap their largest sizes (see common/include/hb/testing.h).
 export HB_UNDER_SANITIZER=1
+# and this to know which tool watches them (some tools do not support every feature, e.g.
+# only memcheck supports dynamic parallelism).
+export HB_SANITIZER_TOOL=$tool
 
 extra=()
 tests="[gpu]"
