@@ -33,9 +33,8 @@ constexpr long long kPoison = static_cast<long long>(0xA5A5A5A5A5A5A5A5ull);
 std::size_t large_size() { return (std::size_t(1) << 24) + 3; }
 
 // compute-sanitizer's racecheck, synccheck and initcheck do not support dynamic parallelism
-// (a documented limitation); memcheck does. scripts/run_sanitizer.sh does not tell the tests
-// which tool runs them, so under the sanitizer variant 10f runs only when HB_SANITIZER_TOOL
-// says memcheck.
+// (a documented limitation); memcheck does. scripts/run_sanitizer.sh names the tool in
+// HB_SANITIZER_TOOL, so under the sanitizer variant 10f runs with memcheck only.
 bool skipped_here(const ch12::Variant& v) {
   if (!hb::under_sanitizer() || std::string(v.id) != "10f") return false;
   const char* tool = std::getenv("HB_SANITIZER_TOOL");
