@@ -1,0 +1,300 @@
+// The chapter's host side, no GPU needed (these run in CI): the CPU variants on every
+// distribution and size, the generators, the checks, the command line and the variant table.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "hb/error.h"
+#include "hb/pgm.h"
+#include "hb/testing.h"
+#include "histogram_check.h"
+#include "histogram_cpu.h"
+#include "histogram_data.h"
+#include "histogram_harness.h"
+#include "histogram_variants.h"
+
+namespace {
+
+// The sizes of the issue: around one bin per value (255, 256, 257), an odd size above a
+// megabyte, and 2^28 bytes.
+std::vector<std::size_t> chapter_sizes() {
+  return {0, 1, 15, 16, 17, 255, 256, 257, (std::size_t(1) << 20) + 3, std::size_t(1) << 28};
+}
+
+histo::Bins serial(const std::vector<std::uint8_t>& v) {
+  histo::Bins b{};
+  histo::histogram_cpu_serial(v.data(), v.size(), b.data());
+  return b;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// parse_options over a command line given as words (argv[0] included).
+std::optional<histo::ProgramOptions> parse(std::vector<std::string> words, bool driver = true) {
+  std::vector<const char*> argv;
+  for (const auto& w : words) argv.push_back(w.c_str());
+  return histo::parse_options(words[0], "test", driver, int(argv.size()), argv.data());
+}
+
+}  // namespace
+
+TEST_CASE("the serial CPU histogram counts every byte of every distribution and size") {
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed);
+  for (const auto d : histo::generated_distributions()) {
+    for (const std::size_t n : chapter_sizes()) {
+      INFO(histo::name(d) << ", n = " << n);
+      const auto data = histo::generate(d, n, seed);
+      histo::Bins bins;
+      bins.fill(0xDEADBEEFu);  // every bin must be written
+      histo::histogram_cpu_serial(data.data(), n, bins.data());
+      CHECK(histo::total(bins) == std::int64_t(n));
+      if (n <= 257) {
+        for (int b = 0; b < histo::kBins; ++b)
+          REQUIRE(bins[b] == std::size_t(std::count(data.begin(), data.end(), std::uint8_t(b))));
+      }
+      if (d == histo::Distribution::Equal) CHECK(bins[histo::equal_value(seed)] == n);
+      if (d == histo::Distribution::Ramp) {
+        // Byte i = floor(256 i / n): bin b holds the i in [ceil(b n / 256), ceil((b+1) n / 256)).
+        for (std::size_t b = 0; b < 256; ++b)
+          REQUIRE(bins[b] == (((b + 1) * n + 255) / 256) - ((b * n + 255) / 256));
+      }
+    }
+  }
+}
+
+TEST_CASE("the CPU histogram on all cores matches the serial one on every distribution and size") {
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed);
+  for (const auto d : histo::generated_distributions()) {
+    for (const std::size_t n : chapter_sizes()) {
+      const auto data = histo::generate(d, n, seed);
+      const auto want = serial(data);
+      for (const unsigned threads : {0u, 1u, 2u, 3u, 7u, 300u}) {
+        INFO(histo::name(d) << ", n = " << n << ", threads = " << threads);
+        histo::Bins got;
+        got.fill(0xDEADBEEFu);
+        histo::histogram_cpu_threads(data.data(), n, got.data(), threads);
+        const auto v = histo::check_exact(got, want);
+        INFO(v.details);
+        REQUIRE(v.exact);
+      }
+    }
+  }
+}
+
+TEST_CASE("the distribution generators are deterministic and have the shape they promise") {
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed);
+  const std::size_t n = std::size_t(1) << 20;
+  for (const auto d : histo::generated_distributions()) {
+    INFO(histo::name(d));
+    CHECK(histo::generate(d, n, seed) == histo::generate(d, n, seed));
+    // Byte i depends on (seed, i) only (the ramp on (i, n)): a prefix is the smaller input.
+    if (d != histo::Distribution::Ramp) {
+      const auto big = histo::generate(d, n, seed), small = histo::generate(d, 1000, seed);
+      CHECK(std::equal(small.begin(), small.end(), big.begin()));
+    }
+  }
+  const auto uniform = serial(histo::generate(histo::Distribution::Uniform, n, seed));
+  for (const auto c : uniform) CHECK((c > 3500 && c < 4700));  // 4096 expected, ~64 std. dev.
+  CHECK(histo::generate(histo::Distribution::Uniform, 64, seed) !=
+        histo::generate(histo::Distribution::Uniform, 64, seed + 1));
+
+  const auto equal = serial(histo::generate(histo::Distribution::Equal, n, seed));
+  CHECK(equal[histo::equal_value(seed)] == n);
+
+  const auto hot_values = histo::hot_values(seed);
+  REQUIRE(hot_values.size() == 4);
+  CHECK(std::set<std::uint8_t>(hot_values.begin(), hot_values.end()).size() == 4);
+  const auto hot = serial(histo::generate(histo::Distribution::Hot, n, seed));
+  std::int64_t on_hot = 0;
+  for (const auto v : hot_values) on_hot += hot[v];
+  CHECK(double(on_hot) / double(n) > 0.88);
+  CHECK(double(on_hot) / double(n) < 0.93);
+  int nonzero = 0;
+  for (const auto c : hot) nonzero += c > 0;
+  CHECK(nonzero == 256);  // the uniform tenth reaches every bin
+
+  const auto ramp = histo::generate(histo::Distribution::Ramp, n, seed);
+  CHECK(std::is_sorted(ramp.begin(), ramp.end()));
+  CHECK(ramp.front() == 0);
+  CHECK(ramp.back() == 255);
+  CHECK_THROWS_AS(histo::generate(histo::Distribution::Image, 16, seed), std::logic_error);
+}
+
+TEST_CASE("distribution names round-trip and unknown names are usage errors") {
+  for (const auto d : {histo::Distribution::Uniform, histo::Distribution::Equal,
+                       histo::Distribution::Hot, histo::Distribution::Ramp,
+                       histo::Distribution::Image})
+    CHECK(histo::parse_distribution(histo::name(d)) == d);
+  CHECK_THROWS_AS(histo::parse_distribution("zipf"), hb::UsageError);
+  CHECK_THROWS_AS(histo::parse_distribution(""), hb::UsageError);
+  CHECK_THROWS_AS(histo::parse_distribution("Uniform"), hb::UsageError);
+}
+
+TEST_CASE("the command line accepts distributions and images and rejects bad input early") {
+  auto all = parse({"histogram"});
+  REQUIRE(all);
+  CHECK(all->distributions == histo::generated_distributions());
+  CHECK(all->common.n == histo::kDefaultBytes);
+  auto one = parse({"histogram", "--distribution", "hot", "--n", "1M"});
+  REQUIRE(one);
+  CHECK(one->distributions == std::vector<histo::Distribution>{histo::Distribution::Hot});
+  CHECK(one->common.n == (std::size_t(1) << 20));
+  auto single = parse({"histogram_cub"}, false);
+  REQUIRE(single);
+  CHECK(single->distributions == std::vector<histo::Distribution>{histo::Distribution::Uniform});
+
+  const std::string path = "test_histogram_input.pgm";
+  hb::GrayImage img;
+  img.width = 5;
+  img.height = 3;
+  img.maxval = 200;
+  for (int i = 0; i < 15; ++i) img.pixels.push_back(std::uint8_t(i * 13));
+  hb::write_pgm(path, img);
+  auto image = parse({"histogram", "--input", path});
+  REQUIRE(image);
+  CHECK(image->distributions == std::vector<histo::Distribution>{histo::Distribution::Image});
+  CHECK(image->image == img.pixels);
+  CHECK(image->common.n == 15);
+  CHECK(histo::load_pgm_bytes(path) == img.pixels);
+  CHECK(parse({"histogram", "--input", path, "--distribution", "image"}));
+
+  CHECK_THROWS_AS(parse({"histogram", "--distribution", "zipf"}), hb::UsageError);
+  CHECK_THROWS_AS(parse({"histogram", "--distribution", "image"}), hb::UsageError);
+  CHECK_THROWS_AS(parse({"histogram", "--input", path, "--n", "1M"}), hb::UsageError);
+  CHECK_THROWS_AS(parse({"histogram", "--input", path, "--distribution", "ramp"}), hb::UsageError);
+  CHECK_THROWS_AS(parse({"histogram", "--input", "no_such_file.pgm"}), hb::UsageError);
+  CHECK_THROWS_AS(parse({"histogram", "--n", "1T"}), hb::UsageError);
+  CHECK_THROWS_AS(parse({"histogram", "--n", "2G"}), hb::UsageError);
+  CHECK_THROWS_AS(parse({"histogram", "--variant", "15"}), hb::UsageError);
+  CHECK_THROWS_AS(parse({"histogram_cub", "--variant", "3"}, false), hb::UsageError);
+  CHECK_THROWS_AS(parse({"histogram", "--frobnicate"}), hb::UsageError);
+  {
+    std::ofstream bad(path, std::ios::binary);
+    bad << "P5\n4 4\n255\nshort";
+  }
+  CHECK_THROWS_AS(parse({"histogram", "--input", path}), hb::UsageError);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("the exact check passes equal histograms and names the bins that differ") {
+  histo::Bins want{};
+  for (int b = 0; b < histo::kBins; ++b) want[b] = std::uint32_t(b * 3);
+  const auto same = histo::check_exact(want, want);
+  CHECK(same.exact);
+  CHECK(same.text == "exact");
+  CHECK(same.details.empty());
+  histo::Bins got = want;
+  got[7] += 1;
+  got[200] = 0xA5A5A5A5u;  // a bin left poisoned
+  const auto wrong = histo::check_exact(got, want);
+  CHECK_FALSE(wrong.exact);
+  CHECK(wrong.text.find("WRONG: 2 of 256 bins differ") == 0);
+  CHECK(wrong.details.find("[7]") != std::string::npos);
+  CHECK(wrong.details.find("[200]") != std::string::npos);
+}
+
+TEST_CASE("the lesson check counts lost updates and never calls a histogram correct") {
+  histo::Bins want{};
+  want[42] = 1000;
+  want[7] = 24;
+  histo::Bins got = want;
+  // Exact this time: still not correct.
+  const auto lucky = histo::check_lesson(got, want);
+  CHECK_FALSE(lucky.exact);
+  CHECK(lucky.lost == 0);
+  CHECK(lucky.text == "no count lost this time (still a race)");
+  // The race lost 873 increments of bin 42 and 4 of bin 7.
+  got[42] = 127;
+  got[7] = 20;
+  const auto lost = histo::check_lesson(got, want);
+  CHECK_FALSE(lost.exact);
+  CHECK(lost.lost == 877);
+  CHECK(lost.text == "lost 877 of 1024 counts (race)");
+  CHECK_FALSE(lost.details.empty());
+  // Counts in the wrong bins with the right total are wrong too, and never "exact".
+  got = want;
+  got[42] -= 5;
+  got[43] += 5;
+  const auto moved = histo::check_lesson(got, want);
+  CHECK_FALSE(moved.exact);
+  CHECK(moved.text.find("WRONG") == 0);
+  // The measurement of the lesson never fails a run, whatever its verdict.
+  histo::Measurement m;
+  m.checked = true;
+  m.verdict = lost;
+  CHECK(histo::passes(histo::find_variant(2), m));
+  CHECK_FALSE(histo::passes(histo::find_variant(3), m));
+}
+
+TEST_CASE("the variant table is consistent with its programs headers and chapter page") {
+  const auto& all = histo::variants();
+  const std::string dir = HISTO_SOURCE_DIR;
+  const std::string cmake = read_text(dir + "/CMakeLists.txt");
+  const std::string readme = read_text(dir + "/README.md");
+  REQUIRE(!cmake.empty());
+  REQUIRE(!readme.empty());
+  std::set<std::string> names;
+  int references = 0, lessons = 0, libraries = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const auto& v = all[i];
+    INFO("variant " << v.id << " " << v.name);
+    CHECK(v.id == int(i));
+    CHECK(names.insert(v.name).second);
+    CHECK(v.program() == std::string("histogram_") + v.name);
+    CHECK(std::string(v.title).size() > 0);
+    CHECK((v.cpu != nullptr) != (v.gpu != nullptr));
+    CHECK(v.on_gpu() == (v.id >= 2));
+    references += v.role == histo::Role::Reference;
+    lessons += v.role == histo::Role::Lesson;
+    libraries += v.role == histo::Role::Library;
+    // Its program is built, and the chapter page talks about it.
+    CHECK(cmake.find(std::to_string(v.id) + ":" + v.program()) != std::string::npos);
+    CHECK(readme.find(v.program()) != std::string::npos);
+    // Its code lives in its numbered header, which opens with what changed.
+    const std::string header = read_text(dir + "/" + v.header);
+    CHECK(!header.empty());
+    if (v.on_gpu()) {
+      CHECK(std::string(v.header).find("histogram" + std::to_string(v.id) + "_" + v.name) == 0);
+      CHECK(header.find("/// Compared with variant " + std::to_string(v.id - 1) + ":") !=
+            std::string::npos);
+      CHECK(readme.find("\\snippet extras_histogram/" + std::string(v.header)) !=
+            std::string::npos);
+    }
+    if (v.id > 0)
+      CHECK(std::string(v.changed).find("Compared with variant " + std::to_string(v.id - 1) +
+                                        ":") == 0);
+  }
+  CHECK(references == 1);
+  CHECK(all[0].role == histo::Role::Reference);
+  CHECK(lessons == 1);
+  CHECK(histo::find_variant(2).role == histo::Role::Lesson);
+  CHECK(libraries == 1);
+  CHECK(histo::library_variant().name == std::string("cub"));
+  CHECK(histo::find_variant(9).name == std::string("sort_reduce"));
+  CHECK_THROWS_AS(histo::find_variant(-1), hb::UsageError);
+  CHECK_THROWS_AS(histo::find_variant(int(all.size())), hb::UsageError);
+}
+
+TEST_CASE("a workspace made without a GPU refuses every input as a programming error") {
+  histo::Workspace ws;
+  CHECK(ws.max_n() == 0);
+  alignas(16) static const std::uint8_t bytes[32] = {};
+  CHECK_NOTHROW(ws.require(bytes, 0));
+  CHECK_THROWS_AS(ws.require(bytes, 1), std::logic_error);
+  CHECK_THROWS_AS(ws.partials(1), std::logic_error);
+  CHECK_THROWS_AS(ws.require_cub(1, "test"), std::logic_error);
+}
