@@ -197,10 +197,13 @@ const std::vector<Variant>& variants() {
   return table;
 }
 
-const Variant& find_variant(const std::string& id) {
+// The id is a string_view, not a const std::string&: GCC 13 warns (-Wdangling-reference)
+// when a function returning a reference is called with a temporary std::string.
+const Variant& find_variant(std::string_view id) {
   for (const auto& v : variants())
     if (id == v.id) return v;
-  throw hb::UsageError("--variant " + id + ": no such variant (valid: " + variant_ids() + ")");
+  throw hb::UsageError("--variant " + std::string(id) + ": no such variant (valid: " +
+                       variant_ids() + ")");
 }
 
 std::string variant_ids() {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reduction_launch.h"
@@ -41,7 +42,7 @@ struct Variant {
 const std::vector<Variant>& variants();
 
 /// The variant with id \p id ("4", "10c"); throws hb::UsageError listing the valid ids.
-const Variant& find_variant(const std::string& id);
+const Variant& find_variant(std::string_view id);
 
 /// "0, 1, 2, ..., 11b" for messages and --help.
 std::string variant_ids();
