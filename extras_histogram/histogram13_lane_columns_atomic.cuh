@@ -120,7 +120,7 @@ __global__ void __launch_bounds__(kColumnWarps * 32)
 }
 // [histogram-columns-kernel]
 
-/// Launches histogram_lane_columns_kernel<Update> (variants 13 and 14).
+/// Launches `histogram_lane_columns_kernel<Update>` (variants 13 and 14).
 template <typename Update>
 void launch_lane_columns(const std::uint8_t* d_in, std::size_t n, std::uint32_t* d_bins,
                          Workspace& ws, cudaStream_t stream) {

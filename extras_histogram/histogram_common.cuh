@@ -81,7 +81,7 @@ __device__ __forceinline__ void sweep_tiles(const VectorInput& in, std::size_t w
   }
 }
 
-/// Runs \p on_vector over the vectors after the last whole tile of sweep_tiles<U> (fewer than
+/// Runs \p on_vector over the vectors after the last whole tile of `sweep_tiles<U>` (fewer than
 /// 32 U), warp-uniformly: each lane gets at most U of them, and lanes without one are called
 /// with active == false (so warp-wide intrinsics see every lane).
 /// \tparam U         the tile size of sweep_tiles

@@ -36,6 +36,18 @@ Workspace::Workspace(std::size_t max_n) : max_n_(max_n) {
   run_counts_ = hb::DeviceBuffer<std::uint32_t>(kBins);
   run_count_ = hb::DeviceBuffer<int>(1);
   cub_ = hb::DeviceBuffer<unsigned char>(std::max<std::size_t>(cub_temp_bytes(max_n), 1));
+
+  // Every buffer starts zeroed. No variant relies on it (each writes what it reads), but CUB's
+  // decoupled look-back reads status words next to the ones its own init kernel set, which
+  // compute-sanitizer's initcheck reports as reads of uninitialized memory (NVIDIA/cccl
+  // issues 1790, 2104); memory that was zeroed once is initialized for good.
+  HB_CUDA_CHECK(cudaMemset(partials_.data(), 0, partials_.bytes()));
+  HB_CUDA_CHECK(cudaMemset(sorted_.data(), 0, sorted_.bytes()));
+  HB_CUDA_CHECK(cudaMemset(run_keys_.data(), 0, run_keys_.bytes()));
+  HB_CUDA_CHECK(cudaMemset(run_counts_.data(), 0, run_counts_.bytes()));
+  HB_CUDA_CHECK(cudaMemset(run_count_.data(), 0, run_count_.bytes()));
+  HB_CUDA_CHECK(cudaMemset(cub_.data(), 0, cub_.bytes()));
+  HB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void Workspace::require(const void* d_in, std::size_t n) const {
