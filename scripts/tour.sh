@@ -30,7 +30,7 @@ stops=(
   "common/handbook_info --n 256M"
   "ch11_streaming/streaming --n 32M"
   "ch11_streaming/saxpy_sweep --n 16M --iters 3"
-  "ch12_reduction/reduction --n 16M"
+  "ch12_reduction/reduction --n 16M --max-log2 24"
   "ch13_scan/scan --n 16M"
   "ch14_nbody/nbody"
   "ch15_correlation/normalized_cross_correlation"
