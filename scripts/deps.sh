@@ -1,21 +1,35 @@
 #!/usr/bin/env bash
-# Makes sure the build's Debian packages and the CUDA Toolkit are present.
-# As root, installs what is missing (apt-get); otherwise prints the exact command and fails.
+# Makes sure the build's tools and libraries are present: Debian packages and the CUDA
+# Toolkit. As root, installs what is missing (apt-get); otherwise prints the exact command
+# and exits 2. Header-only libraries staged in .deps/ (scripts/stage_deps.sh) count as
+# present, so a GPU machine without Debian packages can build too.
 # Usage: scripts/deps.sh [--docs]   (--docs adds Doxygen, Graphviz, MathJax and gnuplot)
 set -euo pipefail
-
-packages=(cmake ninja-build g++ catch2 libcli11-dev python3)
-if [ "${1:-}" = "--docs" ]; then
-  packages+=(doxygen graphviz libjs-mathjax gnuplot-nox)
-fi
+cd "$(dirname "$0")/.."
 
 missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
+need_command() {  # <command> <Debian package>
+  command -v "$1" >/dev/null 2>&1 || missing+=("$2")
+}
+need_file() {     # <file> <Debian package>
+  [ -e "$1" ] || [ -e ".deps/include/${1#/usr/include/}" ] || missing+=("$2")
+}
+
+need_command cmake cmake
+need_command ninja ninja-build
+need_command g++ g++
+need_command python3 python3
+need_file /usr/include/catch2/catch.hpp catch2
+need_file /usr/include/CLI/CLI.hpp libcli11-dev
+if [ "${1:-}" = "--docs" ]; then
+  need_command doxygen doxygen
+  need_command dot graphviz
+  need_command gnuplot gnuplot-nox
+  need_file /usr/share/javascript/mathjax/MathJax.js libjs-mathjax
+fi
 
 if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "deps: installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq

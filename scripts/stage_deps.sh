@@ -5,8 +5,8 @@
 # configure with -DCMAKE_PREFIX_PATH=$PWD/.deps (scripts/gpu_run.sh does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/deps.sh
 rm -rf .deps
+bash scripts/deps.sh   # needs the Debian packages themselves, not an earlier .deps
 mkdir -p .deps/include .deps/share/cmake .deps/lib/cmake
 cp -r /usr/include/CLI .deps/include/
 cp -r /usr/share/cmake/CLI11 .deps/share/cmake/
