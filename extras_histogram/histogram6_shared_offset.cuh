@@ -5,8 +5,8 @@
 /// Compared with variant 5: the block keeps kReplicas copies of its bins, and lane l of a warp
 /// counts into copy l % kReplicas. The copies are interleaved bin by bin with one word of
 /// padding, bin b of copy r at word b * (kReplicas + 1) + r, so the copies of one bin sit in
-/// kReplicas neighbouring banks, and the same bin of two neighbouring bins' copies is shifted
-/// by one more bank. When many lanes of a warp hit the same bin (runs, hot bins, all-equal
+/// kReplicas neighbouring banks, and each bin's copies start one bank further on than they
+/// would without the padding. When many lanes of a warp hit the same bin (runs, hot bins, all-equal
 /// bytes) their atomics now spread over kReplicas addresses and banks instead of queueing at
 /// one; when the bins are random, the shifted layout changes which lanes collide in a bank.
 /// The block adds up the copies before its one atomicAdd per bin.
