@@ -9,8 +9,8 @@
 /// global memory, bin-major (`partials[b * T + t]`, so a warp's stores are coalesced); the
 /// second is chapter 12's reduction, one block per bin: a grid-stride sum per thread, warp
 /// shuffles, then one warp over the warps' sums, and one plain store per bin. We cap T so that
-/// each thread counts at least 1 KiB: the partials then cost at most as much traffic as the
-/// input. Local memory is per thread but lives in L1 and L2: the counters of a warp's 32
+/// each thread counts at least 1 KiB: the partials then take at most as many bytes as the
+/// input (written once, and read once by the reduction). Local memory is per thread but lives in L1 and L2: the counters of a warp's 32
 /// lanes for 32 different bins are 32 different cache lines, so each `++` is a scattered
 /// read-modify-write that waits for the one before it.
 #pragma once
