@@ -35,7 +35,11 @@ Workspace::Workspace(std::size_t max_n) : max_n_(max_n) {
   run_keys_ = hb::DeviceBuffer<std::uint8_t>(kBins);
   run_counts_ = hb::DeviceBuffer<std::uint32_t>(kBins);
   run_count_ = hb::DeviceBuffer<int>(1);
-  cub_ = hb::DeviceBuffer<unsigned char>(std::max<std::size_t>(cub_temp_bytes(max_n), 1));
+  // CUB picks different algorithms for small and large inputs, so we size its storage for
+  // the largest need over max_n and every power of two below it, not for max_n alone.
+  std::size_t storage = cub_temp_bytes(max_n);
+  for (std::size_t n = 1; n < max_n; n *= 2) storage = std::max(storage, cub_temp_bytes(n));
+  cub_ = hb::DeviceBuffer<unsigned char>(std::max<std::size_t>(storage, 1));
 
   // Every buffer starts zeroed. No variant relies on it (each writes what it reads), but CUB's
   // decoupled look-back reads status words next to the ones its own init kernel set, which
