@@ -1,0 +1,394 @@
+// Chapter 14 on the CPU: the float64 reference and its tolerance, every CPU variant on the
+// sizes of the issue, the SIMD variants on sizes that are not a multiple of their width, the
+// all-core split, the leapfrog integrator's energy and momentum, the variant table, the
+// host-side plans of the GPU kernels, the picture and the command line. No GPU needed.
+//
+// How we compare. Every variant's forces are compared with the float64 reference computed
+// from the same float inputs (bodyBodyInteraction<double>, summed in double), component by
+// component, within tolerance_factor(N) x A_i, where A_i is the sum of the magnitudes of row
+// i's terms (nbody_bodies.h explains the bound). A relative tolerance on the result itself
+// would be wrong: the terms of a row largely cancel, so a correct float sum can be far from
+// the exact one relative to the (small) result, while it is always close relative to A_i.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "hb/error.h"
+#include "hb/testing.h"
+#include "nbody_bodies.h"
+#include "nbody_cpu.h"
+#include "nbody_gpu.h"
+#include "nbody_harness.h"
+#include "nbody_image.h"
+#include "nbody_integrate.h"
+#include "nbody_interaction.h"
+#include "nbody_variants.h"
+
+namespace {
+
+// The sizes of the issue: one body, two, a warp +- 1, a thousand, and a prime-ish count past
+// the constant-memory pass of 4000.
+const std::vector<std::size_t> kSizes{1, 2, 31, 32, 33, 1000, 4099};
+constexpr float kSofteningSq = 1e-4f;  // epsilon = 0.01, the programs' default
+
+std::vector<float> run_cpu(const ch14::Variant& v, const ch14::HostBodies& b, int threads = 0) {
+  std::vector<float> out(3 * b.n, std::numeric_limits<float>::quiet_NaN());
+  v.cpu(b, out.data(), kSofteningSq, threads);
+  return out;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Text without comment markers and with runs of white space made one space.
+std::string normalized(const std::string& text) {
+  std::string s = std::regex_replace(text, std::regex("//+!?"), " ");
+  s = std::regex_replace(s, std::regex("[ \t\r\n]+"), " ");
+  return s;
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+  return count;
+}
+
+std::optional<ch14::Options> parse(std::vector<const char*> words, const ch14::Variant* v = nullptr) {
+  const ch14::ProgramSpec spec{v ? v->program() : "nbody", "test", v};
+  words.insert(words.begin(), spec.program.c_str());
+  return ch14::parse_options(spec, static_cast<int>(words.size()), words.data());
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ reference and tolerance
+
+TEST_CASE("the float64 reference matches two bodies computed by hand") {
+  ch14::HostBodies b({make_float4(0, 0, 0, 2.0f), make_float4(1.0f, 0, 0, 3.0f)});
+  const ch14::Reference ref = ch14::reference_forces(b, kSofteningSq);
+  const double w = 1.0 / std::pow(1.0 + double(kSofteningSq), 1.5);
+  // Body 0 is pulled towards +x by mass 3, body 1 towards -x by mass 2; the self terms are 0.
+  CHECK(ref.accel[0] == Approx(3.0 * w).epsilon(1e-15));
+  CHECK(ref.accel[1] == 0.0);
+  CHECK(ref.accel[2] == 0.0);
+  CHECK(ref.accel[3] == Approx(-2.0 * w).epsilon(1e-15));
+  CHECK(ref.magnitude[0] == Approx(3.0 * w).epsilon(1e-15));
+}
+
+TEST_CASE("the float64 reference conserves momentum: the mass-weighted accelerations cancel") {
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed);
+  const ch14::HostBodies b = ch14::random_bodies(1000, seed);
+  const ch14::Reference ref = ch14::reference_forces(b, kSofteningSq);
+  for (int c = 0; c < 3; ++c) {
+    double sum = 0.0, scale = 0.0;
+    for (std::size_t i = 0; i < b.n; ++i) {
+      sum += b.aos[i].w * ref.accel[3 * i + c];
+      scale += b.aos[i].w * ref.magnitude[i];
+    }
+    CHECK(std::fabs(sum) <= 1e-13 * scale);
+  }
+}
+
+TEST_CASE("sampled rows are spread evenly and include the first and the last body") {
+  CHECK(ch14::sample_rows(0, 256).empty());
+  CHECK(ch14::sample_rows(5, 256) == std::vector<std::size_t>{0, 1, 2, 3, 4});
+  const auto rows = ch14::sample_rows(65536, 256);
+  CHECK(rows.size() == 256);
+  CHECK(rows.front() == 0);
+  CHECK(rows.back() == 65535);
+  CHECK(std::is_sorted(rows.begin(), rows.end()));
+}
+
+TEST_CASE("the tolerance grows with the square root of the body count") {
+  const double u = std::ldexp(1.0, -24);
+  CHECK(ch14::tolerance_factor(1) == Approx(36 * u));
+  CHECK(ch14::tolerance_factor(4096) == Approx((32 + 4 * 64) * u));
+}
+
+TEST_CASE("the tolerance still catches a single missing body") {
+  // A kernel that skips one body (an off-by-one in a tile loop) must fail the check. We
+  // give body k zero mass, which is exactly "body k left out", and compare with the reference
+  // of the full set: the row of k's nearest neighbour then differs by far more than the
+  // tolerance. This is the check's sensitivity, measured rather than argued.
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed);
+  for (const std::size_t n : {std::size_t(33), std::size_t(1000), std::size_t(4099)}) {
+    const ch14::HostBodies full = ch14::random_bodies(n, seed);
+    const ch14::Reference ref = ch14::reference_forces(full, kSofteningSq);
+    for (const std::size_t k : {std::size_t(0), n / 2, n - 1}) {
+      INFO("n " << n << ", body " << k << " left out");
+      std::vector<float4> aos = full.aos;
+      aos[k].w = 0.0f;
+      const ch14::HostBodies missing(aos);
+      const auto got = run_cpu(ch14::variants()[1], missing);
+      CHECK_FALSE(ch14::check_forces(got.data(), ref).ok);
+    }
+  }
+}
+
+// ------------------------------------------------------------------ the CPU variants
+
+TEST_CASE("every CPU variant matches the float64 reference on random bodies") {
+  const std::uint64_t seed = hb::test_seed();
+  for (const std::size_t n : kSizes) {
+    const ch14::HostBodies b = ch14::random_bodies(n, seed);
+    const ch14::Reference ref = ch14::reference_forces(b, kSofteningSq);
+    for (const ch14::Variant& v : ch14::variants()) {
+      if (v.kind != ch14::Kind::Cpu) continue;
+      if (!v.cpu_supported()) {
+        if (n == kSizes.front())
+          WARN("skipped " << v.name << ": this CPU has no " << ch14::isa_name(v.isa));
+        continue;
+      }
+      INFO(v.name << ", n " << n << ", seed " << seed);
+      const auto got = run_cpu(v, b);
+      const auto r = ch14::check_forces(got.data(), ref);
+      INFO(r.report << "largest error: " << r.max_error << " of the tolerance");
+      CHECK(r.ok);
+    }
+  }
+}
+
+TEST_CASE("SIMD variants handle body counts that are not a multiple of the vector width") {
+  const std::uint64_t seed = hb::test_seed() + 1;
+  for (const ch14::Isa isa : {ch14::Isa::Sse, ch14::Isa::Avx2, ch14::Isa::Avx512}) {
+    if (!ch14::isa_available(isa)) {
+      WARN("skipped " << ch14::isa_name(isa) << ": this CPU does not support it");
+      continue;
+    }
+    const int w = ch14::isa_width(isa);
+    const ch14::CpuRows rows = ch14::isa_rows(isa);
+    REQUIRE(rows != nullptr);
+    for (const int n : {1, w - 1, w + 1, 2 * w - 1, 2 * w + 3, 3 * w + 1, 16 * w + 7, 1001}) {
+      if (n < 1) continue;
+      INFO(ch14::isa_name(isa) << " (" << w << " floats), n " << n << ", seed " << seed);
+      const ch14::HostBodies b = ch14::random_bodies(std::size_t(n), seed);
+      CHECK(b.padded() % ch14::kSoaPad == 0);
+      CHECK(b.padded() >= b.n);
+      std::vector<float> got(3 * std::size_t(n), std::numeric_limits<float>::quiet_NaN());
+      rows(b, got.data(), kSofteningSq, 0, b.n);
+      const auto r = ch14::check_forces(got.data(), ch14::reference_forces(b, kSofteningSq));
+      INFO(r.report);
+      CHECK(r.ok);
+    }
+  }
+}
+
+TEST_CASE("the all-core variant gives the same bits for any thread count") {
+  // Each row is summed by one thread in the same order whatever the split, so the results
+  // must agree bit for bit with one thread, also when N is not a multiple of the threads.
+  const ch14::HostBodies b = ch14::random_bodies(1001, hb::test_seed());
+  const ch14::Variant& v = ch14::find_variant("cpu_simd");
+  const auto one = run_cpu(v, b, 1);
+  for (const int threads : {2, 3, 7, 64}) {
+    INFO(threads << " threads");
+    const auto many = run_cpu(v, b, threads);
+    CHECK(std::memcmp(one.data(), many.data(), one.size() * sizeof(float)) == 0);
+  }
+}
+
+// ------------------------------------------------------------------ the integrator
+
+TEST_CASE("leapfrog conserves energy and momentum within the documented bound") {
+  // 512 bodies of a cold disk (epsilon 0.05), 200 steps of 0.002, forces from the scalar SOA
+  // variant. Leapfrog is symplectic: its energy error oscillates with an amplitude of order
+  // (dt / t_min)^2 instead of growing; with the softened minimum time scale of this disk we
+  // measured |dE|/|E| around 1e-6 and bound it by 2e-5. Momentum is conserved up to float
+  // rounding of the forces (the float rows do not cancel exactly): bound 1e-5 of sum m|v|.
+  const float eps2 = 0.05f * 0.05f;
+  ch14::State s = ch14::disk_galaxy(512, hb::test_seed(), eps2);
+  const ch14::Energy before = ch14::measure_energy(s, eps2);
+  ch14::simulate_host(
+      s, [&](const ch14::HostBodies& b, float* f) { ch14::forces_cpu_soa(b, f, eps2, 1); }, 200,
+      0.002f);
+  const ch14::Drift d = ch14::drift_between(before, ch14::measure_energy(s, eps2));
+  INFO("energy drift " << d.energy << ", momentum drift " << d.momentum);
+  CHECK(before.potential < 0.0);
+  CHECK(before.kinetic > 0.0);
+  CHECK(d.energy < 2e-5);
+  CHECK(d.momentum < 1e-5);
+}
+
+TEST_CASE("halving the time step cuts the leapfrog energy error about fourfold") {
+  // Leapfrog is second order: over the same simulated time, the energy error scales with
+  // dt^2. We take a step large enough that this truncation error dwarfs float rounding and
+  // compare the largest |dE| seen at the same instants with dt and dt / 2.
+  const float eps2 = 0.05f * 0.05f;
+  const auto largest_error = [&](float dt, int steps, int every) {
+    ch14::State s = ch14::disk_galaxy(256, 77, eps2);
+    const double e0 = ch14::measure_energy(s, eps2).total();
+    double worst = 0.0;
+    for (int k = 0; k < steps / every; ++k) {
+      ch14::simulate_host(
+          s, [&](const ch14::HostBodies& b, float* f) { ch14::forces_cpu_soa(b, f, eps2, 1); },
+          every, dt);
+      worst = std::max(worst, std::fabs(ch14::measure_energy(s, eps2).total() - e0));
+    }
+    return worst / std::fabs(e0);
+  };
+  const double coarse = largest_error(0.02f, 40, 4);
+  const double fine = largest_error(0.01f, 80, 8);
+  INFO("dt 0.02: " << coarse << ", dt 0.01: " << fine << ", ratio " << coarse / fine);
+  CHECK(coarse / fine > 3.0);
+  CHECK(coarse / fine < 5.5);
+}
+
+TEST_CASE("energy counts each pair once and kinetic energy from all bodies") {
+  ch14::State s;
+  s.bodies = ch14::HostBodies({make_float4(0, 0, 0, 2.0f), make_float4(3.0f, 4.0f, 0, 1.0f)});
+  s.vel = {1.0f, 0, 0, 0, -2.0f, 0};
+  const ch14::Energy e = ch14::measure_energy(s, 0.0f);
+  CHECK(e.potential == Approx(-2.0 / 5.0));
+  CHECK(e.kinetic == Approx(0.5 * 2 * 1 + 0.5 * 1 * 4));
+  CHECK(e.momentum[0] == Approx(2.0));
+  CHECK(e.momentum[1] == Approx(-2.0));
+}
+
+// ------------------------------------------------------------------ table, plans, picture, flags
+
+TEST_CASE("the variant table is consistent with the programs and the chapter page") {
+  const auto& all = ch14::variants();
+  const std::string dir = CH14_SOURCE_DIR;
+  const std::string readme = read_file(dir + "/README.md");
+  const std::string cmake = read_file(dir + "/CMakeLists.txt");
+  REQUIRE(all.size() == 14);
+  std::set<std::string> names, markers;
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const ch14::Variant& v = all[k];
+    INFO("variant " << k << " " << v.name);
+    CHECK(v.id == int(k));
+    CHECK(names.insert(v.name).second);
+    CHECK(markers.insert(v.snippet).second);
+    CHECK(&ch14::find_variant(std::to_string(k)) == &v);
+    CHECK(&ch14::find_variant(v.name) == &v);
+    CHECK(&ch14::find_variant(v.program()) == &v);
+    // Exactly the function pointer of its kind.
+    CHECK((v.cpu != nullptr) == (v.kind == ch14::Kind::Cpu));
+    CHECK((v.gpu != nullptr) == (v.kind == ch14::Kind::Gpu));
+    CHECK((v.multi != nullptr) == (v.kind == ch14::Kind::MultiGpu));
+    CHECK(v.default_bodies > 0);
+    CHECK((v.param_name != nullptr) == !v.params.empty());
+    if (v.param_name != nullptr)
+      CHECK(std::count(v.params.begin(), v.params.end(), v.default_param) == 1);
+    // The program exists in CMake, numbered like the table.
+    CHECK(cmake.find(std::to_string(k) + ":" + v.program()) != std::string::npos);
+    // The file is named with the id, holds the snippet exactly once (a pair of markers), and
+    // opens with the table's "what changed" paragraph; the page shows the snippet.
+    CHECK(std::string(v.file).rfind("nbody" + std::to_string(k) + "_", 0) == 0);
+    const std::string source = read_file(dir + "/" + v.file);
+    REQUIRE_FALSE(source.empty());
+    CHECK(count_of(source, "// [" + std::string(v.snippet) + "]") == 2);
+    CHECK(normalized(source).find(normalized(v.changed)) != std::string::npos);
+    CHECK(readme.find("\\snippet ch14_nbody/" + std::string(v.file) + " " + v.snippet) !=
+          std::string::npos);
+    if (k > 0) CHECK(std::string(v.changed).rfind("Compared with variant", 0) == 0);
+  }
+  CHECK_THROWS_AS(ch14::find_variant("warp9"), hb::UsageError);
+  CHECK_THROWS_AS(ch14::find_variant("14"), hb::UsageError);
+  CHECK_THROWS_AS(ch14::find_variant(""), hb::UsageError);
+}
+
+TEST_CASE("every snippet the chapter page shows exists in its file as one pair of markers") {
+  const std::string dir = CH14_SOURCE_DIR;
+  const std::string readme = read_file(dir + "/README.md");
+  const std::regex snippet(R"(\\snippet ch14_nbody/(\S+) (\S+))");
+  int seen = 0;
+  for (auto it = std::sregex_iterator(readme.begin(), readme.end(), snippet);
+       it != std::sregex_iterator(); ++it, ++seen) {
+    const std::string file = (*it)[1], marker = (*it)[2];
+    INFO(file << " " << marker);
+    CHECK(count_of(read_file(dir + "/" + file), "// [" + marker + "]") == 2);
+  }
+  CHECK(seen >= 14);
+  CHECK(readme.rfind("# Chapter 14: N-body {#ch14_nbody}\n", 0) == 0);
+}
+
+TEST_CASE("the slice plan of variant 10 fills the last wave of blocks") {
+  // 65536 bodies, 4 per thread, 128 threads: 128 row blocks; an H100 with 9 blocks per SM
+  // holds 1188. One slice would use a tenth of the GPU; the plan cuts the columns so that
+  // the blocks fill the slots.
+  const ch14::BlockedPlan p = ch14::plan_blocked(65536, 65536, 4, 132 * 9, ch14::kMaxSlices);
+  CHECK(p.grid_x == 128);
+  CHECK(p.slices > 1);
+  CHECK(p.fill > 0.9);
+  // Exactly one full wave of row blocks: no need to split.
+  CHECK(ch14::plan_blocked(128 * 4 * 132 * 9, 1 << 20, 4, 132 * 9, ch14::kMaxSlices).slices == 1);
+  // Never more slices than column tiles, nor than allowed.
+  CHECK(ch14::plan_blocked(1000, 100, 1, 1000, ch14::kMaxSlices).slices == 1);
+  CHECK(ch14::plan_blocked(1000, 100000, 1, 1000, 3).slices <= 3);
+  CHECK(ch14::plan_blocked(1, 1, 1, 1, 1).slices == 1);
+}
+
+TEST_CASE("the symmetric tile order numbers every pair of the upper triangle once") {
+  for (const int tiles : {1, 2, 3, 7, 64, 2049}) {
+    long long q = 0;
+    bool ok = true;
+    for (int I = 0; I < tiles && ok; ++I) {
+      ok = ch14::symmetric_row_start(I, tiles) == q;
+      for (int J = I; J < tiles && ok; ++J, ++q) ok = ch14::symmetric_row_of(q, tiles) == I;
+    }
+    INFO(tiles << " tiles, pair " << q);
+    CHECK(ok);
+    CHECK(q == static_cast<long long>(tiles) * (tiles + 1) / 2);
+  }
+}
+
+TEST_CASE("the picture puts bodies at their projected positions") {
+  // Four bodies: two at the centre, one near the top-left corner, one outside the square.
+  const std::vector<float4> b{make_float4(0.01f, 0.01f, 5.0f, 1.0f),
+                              make_float4(0.01f, 0.01f, -5.0f, 1.0f),
+                              make_float4(-1.49f, 1.49f, 0.0f, 1.0f),
+                              make_float4(2.0f, 0.0f, 0.0f, 1.0f)};
+  const hb::GrayImage img = ch14::render_bodies(b, 16, 1.5f);
+  CHECK(img.width == 16);
+  CHECK(img.height == 16);
+  CHECK(img.at(8, 7) == 255);  // two bodies: the brightest pixel
+  CHECK(img.at(0, 0) == std::lround(255 * std::log(2.0) / std::log(3.0)));
+  int lit = 0;
+  for (auto p : img.pixels) lit += p > 0;
+  CHECK(lit == 2);
+}
+
+TEST_CASE("the command line accepts sizes with suffixes and rejects bad values") {
+  auto o = parse({"--bodies", "64K", "--steps", "0", "--variant", "gpu_shared"});
+  REQUIRE(o);
+  CHECK(o->bodies == 65536);
+  CHECK(o->steps == 0);
+  CHECK(o->variant == "gpu_shared");
+  o = parse({"--n", "1000"});
+  CHECK(o->bodies == 1000);
+  CHECK(parse({"--bodies", "2K", "--n", "2048"})->bodies == 2048);
+  CHECK_THROWS_AS(parse({"--bodies", "2K", "--n", "2000"}), hb::UsageError);
+  CHECK_THROWS_AS(parse({"--bodies", "0"}), hb::UsageError);
+  CHECK_THROWS_AS(parse({"--steps", "-1"}), hb::UsageError);
+  CHECK_THROWS_AS(parse({"--variant", "nope"}), hb::UsageError);
+  CHECK_THROWS_AS(parse({"--variant", "gpu_aos", "--unroll-sweep", "gpu_aos"}), hb::UsageError);
+  CHECK_THROWS_AS(parse({"--softening", "-1"}), hb::UsageError);
+  CHECK_THROWS_AS(parse({"--bodies-per-thread", "3"}), hb::UsageError);
+  // The per-variant programs have only the knob their variant has.
+  const ch14::Variant& shared = ch14::find_variant("gpu_shared");
+  CHECK(ch14::knob_for(shared, *parse({"--unroll", "8"}, &shared)) == 8);
+  CHECK(ch14::knob_for(shared, *parse({}, &shared)) == shared.default_param);
+  CHECK_THROWS_AS(parse({"--unroll", "3"}, &shared), hb::UsageError);
+  CHECK_THROWS_AS(parse({"--bodies-per-thread", "4"}, &shared), hb::UsageError);
+  CHECK_THROWS_AS(parse({"--steps", "5"}, &shared), hb::UsageError);
+  // CPU rows of the driver use --cpu-bodies, GPU rows --bodies.
+  o = parse({"--bodies", "8K", "--cpu-bodies", "1K"});
+  CHECK(ch14::bodies_for(ch14::variants()[0], *o, true) == 1024);
+  CHECK(ch14::bodies_for(ch14::variants()[7], *o, true) == 8192);
+  CHECK(ch14::bodies_for(ch14::variants()[0], *parse({}), true) == 4096);
+}
