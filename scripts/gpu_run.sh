@@ -67,6 +67,8 @@ benchmarks=(
   "ch11_streams|ch11_streaming/stream3_streams --n 128M --iters 5"
   "ch12_block_sweep|ch12_reduction/reduction --sweep threads --iters 20"
   "ch12_size_sweep|ch12_reduction/reduction --sweep sizes --iters 50"
+  "extras_histogram|extras_histogram/histogram --n 256M --iters 20"
+  "extras_histogram_64m|extras_histogram/histogram --iters 20"
 )
 if [ -n "$bench" ]; then
   for entry in "${benchmarks[@]}"; do

@@ -1,12 +1,12 @@
-# Extras, histograms: GB/s of every variant on the 'hot' distribution (2^28 bytes), with CUB's
+# Extras, histograms: GB/s of every variant on the 'uniform' distribution (2^28 bytes), with CUB's
 # rate in the same run as a dashed line, from docs/results/extras_histogram.csv (columns:
-# 1 id, 2 variant, 3 distribution, 5 GB/s). Meant for docs/plots/ (scripts/make_docs_pages.py
+# 1 id, 2 variant, 3 distribution, 5 GB/s). scripts/make_docs_pages.py
 # runs it with `results` and `out`).
 set datafile separator comma
 set terminal svg size 950,560 font "Helvetica,12" background rgb "white"
 set output out
 set style fill solid 0.85 border -1
-set xlabel "GB/s on 'hot' bytes (input bytes read once, 1e9 bytes/s)"
+set xlabel "GB/s on 'uniform' bytes (input bytes read once, 1e9 bytes/s)"
 set ytics noenhanced nomirror
 set yrange [-0.6:*] reverse
 set xrange [0:*]
@@ -14,8 +14,8 @@ set grid xtics
 set lmargin 26
 set key off
 file = results.'/extras_histogram.csv'
-rows = sprintf("< awk -F, '$3==\"hot\"' %s", file)
-cub = real(system(sprintf("awk -F, '$3==\"hot\" && $2==\"cub\" {print $5}' %s", file)))
+rows = sprintf("< awk -F, '$3==\"uniform\"' %s", file)
+cub = real(system(sprintf("awk -F, '$3==\"uniform\" && $2==\"cub\" {print $5}' %s", file)))
 set arrow from first cub, graph 0 to first cub, graph 1 nohead dt 2 lw 2 lc rgb "black"
 set tmargin 2
 set label sprintf("CUB %.0f GB/s", cub) at first cub, graph 1 offset -4,0.8

@@ -1,6 +1,6 @@
 # Extras, histograms: GB/s of every variant on the 'equal' distribution (2^28 bytes), with CUB's
 # rate in the same run as a dashed line, from docs/results/extras_histogram.csv (columns:
-# 1 id, 2 variant, 3 distribution, 5 GB/s). Meant for docs/plots/ (scripts/make_docs_pages.py
+# 1 id, 2 variant, 3 distribution, 5 GB/s). scripts/make_docs_pages.py
 # runs it with `results` and `out`).
 set datafile separator comma
 set terminal svg size 950,560 font "Helvetica,12" background rgb "white"
