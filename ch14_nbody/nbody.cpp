@@ -9,6 +9,7 @@
 // depend on N once N is a few thousand, so the rows compare; the table says how many bodies
 // each row used.
 #include <algorithm>
+#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -39,6 +40,13 @@ std::string describe(const ch14::Measurement& m, const ch14::Options& opt) {
          std::to_string(ch14::cpu_threads(opt.threads)) + " threads)";
   if (v.kind == Kind::MultiGpu) t += ", " + std::to_string(m.gpus) + " GPU(s)";
   return t;
+}
+
+// "1.23e-06"
+std::string scientific(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
 }
 
 int gpu_count_for(const ch14::Options& opt) {
@@ -148,8 +156,8 @@ void simulate(hb::Report& r, const Variant& v, const ch14::Options& opt) {
                                      hb::fixed(opt.steps > 0 ? ms / opt.steps : 0.0, 3) +
                                      " per step)");
   r.fact("energy before, after", hb::fixed(before.total(), 9) + ", " + hb::fixed(after.total(), 9));
-  r.fact("energy drift |E1 - E0| / |E0|", hb::fixed(d.energy * 1e6, 3) + "e-6");
-  r.fact("momentum drift |P1 - P0| / sum m|v|", hb::fixed(d.momentum * 1e6, 3) + "e-6");
+  r.fact("energy drift |E1 - E0| / |E0|", scientific(d.energy));
+  r.fact("momentum drift |P1 - P0| / sum m|v|", scientific(d.momentum));
   if (!opt.image.empty()) {
     hb::write_pgm(opt.image, ch14::render_bodies(s.bodies.aos, opt.image_size, 1.5f));
     r.fact("image", opt.image + " (" + std::to_string(opt.image_size) +
@@ -212,9 +220,12 @@ int main(int argc, char** argv) {
       hb::Report r({"id", "variant", "bodies", "ms (median)", "1e9 interactions/s",
                     "GFLOP/s (20 flops)", "% of FP32 issue bound", "x CPU reference", "check"});
       ch14::add_facts(r, "nbody", *opt, dev ? &*dev : nullptr);
-      r.fact("bodies per row", "GPU rows " + std::to_string(opt->bodies > 0 ? opt->bodies : 65536) +
-                                   "; CPU rows fewer (see the bodies column), since the scalar "
-                                   "CPU code would take minutes on the GPU's count");
+      r.fact("bodies per row",
+             "GPU rows " + std::to_string(opt->bodies > 0 ? opt->bodies : 65536) + "; CPU rows " +
+                 (opt->cpu_bodies > 0 ? std::to_string(opt->cpu_bodies)
+                                      : std::string("4096 scalar, 8192 SIMD one thread, 16384 all "
+                                                    "cores, since the scalar code would take "
+                                                    "minutes on the GPU's count")));
       variant_table(r, selected, *opt, dev, refs, failure);
       if (simulate_now) simulate(r, sim, *opt);
       r.print(std::cout, opt->common.csv);

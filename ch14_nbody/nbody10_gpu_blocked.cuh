@@ -61,6 +61,11 @@ __device__ __forceinline__ void accumulate_interaction(float& ax, float& ay, flo
 /// \tparam R bodies (rows) per thread
 /// \param force_rows 3 floats per row; written when gridDim.y == 1
 /// \param partial    gridDim.y x rows partial sums; written when gridDim.y > 1
+/// \param bodies     all n bodies (x, y, z, mass)
+/// \param n          bodies, the columns of the force matrix
+/// \param row_begin  the first row (body) of this launch
+/// \param rows       rows of this launch
+/// \param softening_sq \f$\varepsilon^2 > 0\f$
 /// \pre blockDim.x == kBlockedThreads, rows >= 1
 template <int R>
 __global__ void __launch_bounds__(kBlockedThreads)

@@ -30,6 +30,10 @@ inline constexpr int kSymmetricThreads = 128;
 /// Pairs [warp * run, warp * run + run) of the upper triangle of tiles, in row order.
 /// \param sums   n float4 accelerations (x, y, z, unused), zero before the launch; the
 ///               kernel adds to them with atomics
+/// \param bodies n bodies (x, y, z, mass)
+/// \param n      bodies
+/// \param softening_sq \f$\varepsilon^2 > 0\f$
+/// \param tiles  tiles of 32 bodies, (n + 31) / 32
 /// \param pairs  tiles * (tiles + 1) / 2
 /// \param run    tile pairs per warp
 /// \pre blockDim.x == kSymmetricThreads

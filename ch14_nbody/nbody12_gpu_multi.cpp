@@ -19,6 +19,7 @@ MultiGpu::MultiGpu(std::vector<int> devices, std::size_t n, float softening_sq,
       bodies_per_thread_(bodies_per_thread),
       bodies_(n),
       force_(3 * n) {
+  HB_CUDA_CHECK(cudaGetDevice(&previous_device_));
   const std::size_t g = devices.size();
   for (std::size_t k = 0; k < g; ++k) {
     // Slot k's device must be current while its buffers and stream are made.
@@ -32,6 +33,7 @@ MultiGpu::MultiGpu(std::vector<int> devices, std::size_t n, float softening_sq,
     s->scratch = hb::DeviceBuffer<float4>(blocked_scratch(std::size_t(s->rows)));
     slots_.push_back(std::move(s));
   }
+  HB_CUDA_CHECK(cudaSetDevice(previous_device_));
 }
 
 MultiGpu::~MultiGpu() {
@@ -40,6 +42,7 @@ MultiGpu::~MultiGpu() {
     cudaSetDevice(s->device);
     s.reset();
   }
+  cudaSetDevice(previous_device_);
 }
 
 std::vector<int> MultiGpu::devices() const {
@@ -71,8 +74,11 @@ void enqueue_slot(MultiGpu& m, MultiGpu::Slot& s) {
 // [nbody-multi-single-thread]
 void forces_multi_gpu(MultiGpu& m) {
   // Every call above is asynchronous: the loop returns at once and all GPUs work together.
+  int current = 0;
+  HB_CUDA_CHECK(cudaGetDevice(&current));
   for (auto& s : m.slots()) enqueue_slot(m, *s);
   for (auto& s : m.slots()) s->stream.synchronize();
+  HB_CUDA_CHECK(cudaSetDevice(current));
 }
 // [nbody-multi-single-thread]
 

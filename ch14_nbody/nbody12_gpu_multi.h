@@ -35,8 +35,11 @@ class MultiGpu {
     hb::Stream stream;
   };
 
-  /// \p devices may repeat a device (the tests split the rows over "three GPUs" that are all
-  /// device 0, to exercise the split on a machine with one GPU).
+  /// One slot per entry of \p devices, each with about n / devices.size() rows.
+  /// \param devices the GPUs; may repeat a device (the tests split the rows over "three GPUs"
+  ///                that are all device 0, to exercise the split on a machine with one GPU)
+  /// \param n       bodies
+  /// \param softening_sq \f$\varepsilon^2 > 0\f$
   /// \param bodies_per_thread variant 10's R on every GPU
   MultiGpu(std::vector<int> devices, std::size_t n, float softening_sq, int bodies_per_thread);
   ~MultiGpu();
@@ -55,6 +58,7 @@ class MultiGpu {
   std::vector<int> devices() const;
 
  private:
+  int previous_device_ = 0;  ///< current when we were made; current again when we are gone
   std::size_t n_;
   float softening_sq_;
   int bodies_per_thread_;
@@ -71,7 +75,8 @@ void enqueue_slot(MultiGpu& m, MultiGpu::Slot& s);
 /// returning when every GPU is done.
 using MultiGpuRun = void (*)(MultiGpu& m);
 
-/// Variant 12: one host thread enqueues every GPU's work, then waits for all of them.
+/// Variant 12: one host thread enqueues every GPU's work, then waits for all of them. The
+/// calling thread's current device is the same afterwards.
 void forces_multi_gpu(MultiGpu& m);
 /// Variant 13: one host thread per GPU (std::thread), each enqueues and waits for its own.
 void forces_multi_gpu_threads(MultiGpu& m);

@@ -86,6 +86,12 @@ class ReferenceCache {
 /// checked against the reference (unless --no-check), then the median of --iters timed runs
 /// (CUDA events for one GPU, the host clock for the CPU and for several GPUs). GPU variants run
 /// on the current device; multi-GPU variants on \p devices.
+/// \param v       the variant
+/// \param bodies  its input (the reference is computed from these)
+/// \param param   its knob value (unroll factor, bodies per thread; ignored without a knob)
+/// \param opt     --iters, --no-check, --softening, --threads
+/// \param refs    the float64 references, computed once per body count
+/// \param devices the GPUs of a multi-GPU variant
 /// \param scratch_count variant 10's scratch in float4 (0: one column slice); ignored by others
 Measurement measure(const Variant& v, const HostBodies& bodies, int param, const Options& opt,
                     ReferenceCache& refs, const std::vector<int>& devices = {},

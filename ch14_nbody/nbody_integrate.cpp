@@ -13,29 +13,35 @@ Energy measure_energy(const State& s, float softening_sq) {
   Energy e;
   const std::vector<float4>& b = s.bodies.aos;
   const long long n = static_cast<long long>(b.size());
+  // The SOA copy, so that the inner loop vectorizes (4 doubles per AVX2 register).
+  const float* x = s.bodies.x.data();
+  const float* y = s.bodies.y.data();
+  const float* z = s.bodies.z.data();
+  const float* m = s.bodies.m.data();
   const double eps2 = softening_sq;
   double potential = 0.0;
   // Row i pairs with the bodies after it; the rows get shorter, so hand them out dynamically.
 #pragma omp parallel for schedule(dynamic, 64) reduction(+ : potential)
   for (long long i = 0; i < n; ++i) {
-    const double xi = b[i].x, yi = b[i].y, zi = b[i].z;
+    const double xi = x[i], yi = y[i], zi = z[i];
     double row = 0.0;
+#pragma omp simd reduction(+ : row)
     for (long long j = i + 1; j < n; ++j) {
-      const double dx = b[j].x - xi, dy = b[j].y - yi, dz = b[j].z - zi;
-      row += b[j].w / std::sqrt(dx * dx + dy * dy + dz * dz + eps2);
+      const double dx = x[j] - xi, dy = y[j] - yi, dz = z[j] - zi;
+      row += m[j] / std::sqrt(dx * dx + dy * dy + dz * dz + eps2);
     }
-    potential -= b[i].w * row;
+    potential -= m[i] * row;
   }
   e.potential = potential;
   for (long long i = 0; i < n; ++i) {
-    const double m = b[i].w;
+    const double mi = b[i].w;
     const double vx = s.vel[3 * i], vy = s.vel[3 * i + 1], vz = s.vel[3 * i + 2];
     const double v2 = vx * vx + vy * vy + vz * vz;
-    e.kinetic += 0.5 * m * v2;
-    e.momentum[0] += m * vx;
-    e.momentum[1] += m * vy;
-    e.momentum[2] += m * vz;
-    e.momentum_scale += m * std::sqrt(v2);
+    e.kinetic += 0.5 * mi * v2;
+    e.momentum[0] += mi * vx;
+    e.momentum[1] += mi * vy;
+    e.momentum[2] += mi * vz;
+    e.momentum_scale += mi * std::sqrt(v2);
   }
   return e;
 }

@@ -26,6 +26,10 @@ namespace ch14 {
 /// tests' float64 reference is this same function with T = double.
 /// \tparam T float or double
 /// \param[out] ax, ay, az the acceleration of body 0 due to body 1
+/// \param x0, y0, z0 the position of body 0
+/// \param x1, y1, z1 the position of body 1
+/// \param mass1 the mass of body 1
+/// \param softeningSquared \f$\varepsilon^2\f$
 /// \pre softeningSquared > 0 (so that a body's interaction with itself is 0, not NaN)
 template <typename T>
 __host__ __device__ inline void bodyBodyInteraction(T& ax, T& ay, T& az, T x0, T y0, T z0, T x1,
