@@ -190,8 +190,10 @@ int main(int argc, char** argv) {
     const Variant& sim = opt->variant.empty() ? ch14::find_variant("gpu_blocked")
                                               : ch14::find_variant(opt->variant);
     const bool simulate_now = opt->sweep.empty() && opt->steps > 0;
-    if (simulate_now && !sim.cpu_supported())
-      throw hb::UsageError("variant " + std::string(sim.name) + " cannot run on this CPU");
+    // A variant asked for by name that this CPU cannot run: like a missing GPU, nothing to do.
+    if (!opt->variant.empty() && !sim.cpu_supported())
+      throw hb::NoDevice("this CPU has no " + ch14::isa_name(sim.isa) + ", so variant " +
+                         sim.name + " cannot run");
     const bool need_gpu =
         std::any_of(selected.begin(), selected.end(), [](const Variant* v) { return v->on_gpu(); }) ||
         (simulate_now && sim.on_gpu());
@@ -199,6 +201,7 @@ int main(int argc, char** argv) {
     if (need_gpu) {
       hb::select_device(opt->common.device);
       dev = hb::query_device(opt->common.device);
+      gpu_count_for(*opt);  // --gpus larger than the machine: exit 2 before any work
     }
 
     ch14::ReferenceCache refs;
