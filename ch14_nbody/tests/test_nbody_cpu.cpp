@@ -295,6 +295,8 @@ TEST_CASE("the variant table is consistent with the programs and the chapter pag
     CHECK(normalized(source).find(normalized(v.changed)) != std::string::npos);
     CHECK(readme.find("\\snippet ch14_nbody/" + std::string(v.file) + " " + v.snippet) !=
           std::string::npos);
+    // The page's section of the variant opens with the same paragraph.
+    CHECK(normalized(readme).find(normalized(v.changed)) != std::string::npos);
     if (k > 0) CHECK(std::string(v.changed).rfind("Compared with variant", 0) == 0);
   }
   CHECK_THROWS_AS(ch14::find_variant("warp9"), hb::UsageError);
