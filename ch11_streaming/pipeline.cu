@@ -12,6 +12,7 @@
 #include "pipeline.h"
 
 #include <algorithm>
+#include <iostream>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -493,5 +494,32 @@ hb::Report stage_report(const StageTimes& t, std::size_t n) {
   row("wall", "total (wall clock)", kBytesPerElement, t.wall_ms);
   return r;
 }
+
+// [stream-program-main]
+int run_one_strategy(const OneStrategyProgram& program, int argc, char** argv) {
+  const auto opt = parse_options({program.name, program.description}, argc, argv);
+  if (!opt) return 0;
+  const std::size_t n = opt->common.n;
+  const bool check = !opt->common.no_check;
+  hb::select_device(opt->common.device);
+
+  // We make the inputs and the CPU reference first, then copy the inputs into the pipeline's
+  // host arrays, so that neither shows in the timings.
+  const Inputs in = make_inputs(n, opt->common.seed, opt->alpha, check);
+  Pipeline p(n, program.host, 1);
+  p.load(in.x.data(), in.y.data());
+  p.poison_output();
+  const StageTimes t = measure_strategy(p, {program.strategy}, opt->alpha, 1, opt->common.iters);
+
+  std::optional<hb::CompareResult> cmp;
+  if (check) cmp = compare_output(p.hout.data(), in, opt->alpha);
+  hb::Report r = stage_report(t, n);
+  add_facts(r, program.name, *opt, program.memory);
+  r.fact("check", check_text(cmp));
+  r.print(std::cout, opt->common.csv);
+  if (cmp) require_ok(*cmp, program.name);
+  return 0;
+}
+// [stream-program-main]
 
 }  // namespace ch11

@@ -226,4 +226,20 @@ void add_facts(hb::Report& report, const std::string& program, const StreamingOp
 /// device->host, total on the GPU's clock, total wall clock), with ms and GB/s.
 hb::Report stage_report(const StageTimes& t, std::size_t n);
 
+/// What distinguishes the one-strategy programs stream1_device, stream2_async and
+/// stream4_mapped: everything else about them is the same.
+struct OneStrategyProgram {
+  const char* name;         ///< executable name
+  const char* description;  ///< one line for --help
+  HostKind host;            ///< where the host arrays live
+  Strategy strategy;        ///< how the data moves
+  const char* memory;       ///< the "host memory" fact of the report
+};
+
+/// The main of a one-strategy program: parse the flags, make seeded inputs and the CPU
+/// reference (outside the timings), run the strategy (one warm-up, then the median of
+/// --iters), check the output and print the book's report. Returns the exit code; throws
+/// what hb::run_main maps to exit codes.
+int run_one_strategy(const OneStrategyProgram& program, int argc, char** argv);
+
 }  // namespace ch11
