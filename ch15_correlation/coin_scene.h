@@ -1,0 +1,73 @@
+/// \file
+/// \brief A deterministic 8-bit test scene: coins of several sizes on a shaded background,
+///        with noise. It stands in for the book's coins.pgm, so that every program of the
+///        chapter runs with no files, and it is small and self-contained so that other
+///        chapters (the histogram) can use it too: it needs only hb/pgm.h and hb/random.h.
+///
+/// The scene is a pure function of (width, height, seed): the same arguments give the same
+/// pixels on every machine. Coins are placed at fixed fractions of the image size and scale
+/// with it. At the default size of 300 x 246 pixels (the size of the book's image), the
+/// lower-right dime fills the 52 x 52 rectangle at (210, 148), which is the book's default
+/// template.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hb/pgm.h"
+
+namespace ch15 {
+
+/// The kinds of coin in the scene, smallest first.
+enum class CoinKind { Dime, Penny, Nickel, Quarter };
+
+/// One coin: a disc with shading, a rim and a relief texture.
+struct Coin {
+  double cx = 0.0;  ///< centre, in pixels from the left edge
+  double cy = 0.0;  ///< centre, in pixels from the top edge
+  double radius = 0.0;
+  CoinKind kind = CoinKind::Dime;
+  double phase = 0.0;  ///< rotation of the relief texture (so equal coins are not identical)
+};
+
+/// A generated scene and where its coins are.
+struct CoinScene {
+  hb::GrayImage image;
+  std::vector<Coin> coins;
+  int template_coin = 0;  ///< index of the coin the default template encloses
+  /// The default template: the square around coins[template_coin] (52 x 52 at (210, 148)
+  /// for the default size), clipped to the image.
+  int template_x = 0, template_y = 0, template_w = 0, template_h = 0;
+};
+
+/// Width of the default scene (the book's coins.pgm is 300 x 246).
+constexpr int kSceneWidth = 300;
+/// Height of the default scene.
+constexpr int kSceneHeight = 246;
+
+/// Generates the scene.
+/// \param width image width in pixels, at least 32
+/// \param height image height in pixels, at least 32
+/// \param seed seed of the noise and of each coin's relief texture
+/// \return the image (maxval 255) with its coins and the default template
+/// \throws hb::UsageError when a side is below 32 or above hb::kMaxPgmSide, or the image
+///         has more than hb::kMaxPgmPixels pixels
+CoinScene make_coin_scene(int width = kSceneWidth, int height = kSceneHeight,
+                          std::uint64_t seed = 20261122);
+
+/// "dime", "penny", "nickel" or "quarter".
+/// \param kind the kind of coin
+std::string to_string(CoinKind kind);
+
+/// Enlarges \p image to \p width x \p height pixels (the book's --padWidth / --padHeight):
+/// the image keeps its place at the top left, and the new pixels are deterministic noise
+/// (the correlation has no data dependence, so any content measures the same).
+/// \param image the image to pad
+/// \param width new width, at least image.width
+/// \param height new height, at least image.height
+/// \param seed seed of the noise
+/// \throws hb::UsageError when the new size is smaller than the image or too large
+hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::uint64_t seed);
+
+}  // namespace ch15

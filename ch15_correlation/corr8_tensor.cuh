@@ -1,0 +1,179 @@
+/// \file
+/// Compared with variant 7: the products run on the tensor cores. For one template row j,
+/// the contributions to 128 adjacent outputs of one row form a matrix product: with
+/// x = 8 m + n (m = 0..15, n = 0..7), output x needs \f$\sum_k A[m][k]\,B[k][n]\f$ where
+/// A[m][k] = image pixel 8 m + k of the row (a Hankel matrix: each row is the previous one
+/// moved by 8 pixels) and B[k][n] = T[j][k - n] (a Toeplitz matrix of the template row, zero
+/// outside it). That is one `mma.sync.m16n8k32` with unsigned 8-bit operands and 32-bit sums
+/// per 32 columns of k: 4096 multiply-adds in one warp instruction, against 128 per warp
+/// instruction for `__dp4a`. Each A register is one aligned word of the image tile, read
+/// straight from shared memory; the B fragments are packed once per template
+/// (corr_fragments.h) and read through the L1 cache. A warp computes 8 rows of 128 outputs;
+/// it walks the image rows once and uses each A fragment for all of its rows that the image
+/// row contributes to. \f$\sum I\f$ and \f$\sum I^2\f$ are box sums, as in variant 7.
+///
+/// Matrix B has wTemplate + 7 non-zero rows (the template row at 8 shifts), so chunks of 32
+/// waste up to 7 + 31 products per row: 81% of the products are useful for 52 x 52, 50% for
+/// 16 x 16. The 32-bit accumulators wrap around, which is harmless: every sum is below
+/// \f$2^{32}\f$ and is read back as unsigned. `mma.sync` with 8-bit integers needs compute
+/// capability 8.0; on older devices variant 7 runs.
+#pragma once
+
+#include "corr_fused.cuh"
+#include "correlation_launchers.h"
+
+namespace ch15 {
+
+// [corr8-mma]
+/// D = A B + D for one m16n8k32 tile with unsigned 8-bit A (16 x 32, row-major) and B
+/// (32 x 8, column-major) and 32-bit accumulators; every lane passes its fragment registers
+/// (layout in corr_fragments.h).
+/// \param d the four accumulator registers of this lane
+/// \param a0 A register 0
+/// \param a1 A register 1
+/// \param a2 A register 2
+/// \param a3 A register 3
+/// \param b0 B register 0
+/// \param b1 B register 1
+__device__ __forceinline__ void mma_u8_m16n8k32(int (&d)[4], unsigned a0, unsigned a1, unsigned a2,
+                                                unsigned a3, unsigned b0, unsigned b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+      "{%8, %9}, {%0, %1, %2, %3};"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#else
+  (void)d, (void)a0, (void)a1, (void)a2, (void)a3, (void)b0, (void)b1;
+  __trap();  // the launcher never runs this kernel below compute capability 8.0
+#endif
+}
+// [corr8-mma]
+
+// [corr8-kernel]
+/// Variant 8: \f$\sum IT\f$ on the tensor cores, the other sums as box sums.
+/// \tparam kSums true for the sums twin
+/// \param out where to write
+/// \param image the image rows (Workspace::image_rows())
+/// \param pitch bytes from one image row to the next
+/// \param w image width
+/// \param h image height
+/// \param x_off horizontal window offset
+/// \param y_off vertical window offset
+/// \param w_t template width
+/// \param h_t template height
+/// \param chunks 32-wide chunks of K per template row (tensor_chunks())
+/// \param layout the shared-memory layout (tile_words = tensor_tile_words(chunks))
+/// \param fragments the B fragments (pack_tensor_template()), two words per lane
+/// \param t the template's statistics
+/// \pre blockDim = (128, 1, 1); dynamic shared memory holds layout.bytes()
+template <bool kSums>
+__global__ void __launch_bounds__(kFusedThreads)
+    corr_tensor_kernel(Output out, const std::uint8_t* __restrict__ image, std::size_t pitch, int w,
+                       int h, int x_off, int y_off, int w_t, int h_t, int chunks, FusedLayout layout,
+                       const uint2* __restrict__ fragments, DeviceTemplate t) {
+  unsigned* tile = dynamic_shared<unsigned>();
+  unsigned* box = tile + layout.tile_words * layout.tile_rows;
+  const int bx = blockIdx.x * kFusedTileWidth, by = blockIdx.y * kFusedTileHeight;
+  load_image_tile(tile, layout.tile_words, layout.tile_rows, image, pitch, w, h, bx + x_off, by + y_off);
+  __syncthreads();
+  box_sums(tile, layout.tile_words, w_t, h_t, box, layout.box_pitch);
+
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int k0 = warp * kTensorRowsPerWarp;  // the warp's first output row in the tile
+  int acc[kTensorRowsPerWarp][4];
+#pragma unroll
+  for (int k = 0; k < kTensorRowsPerWarp; ++k) acc[k][0] = acc[k][1] = acc[k][2] = acc[k][3] = 0;
+
+  // Image row k0 + r of the tile contributes to output row k0 + k with template row
+  // j = r - k, for every k with 0 <= j < h_t.
+  const unsigned* a_base = tile + k0 * layout.tile_words + tensor_a_word(lane, 0, 0);
+  for (int r = 0; r < kTensorRowsPerWarp + h_t - 1; ++r) {
+    const unsigned* a_row = a_base + r * layout.tile_words;
+    for (int c = 0; c < chunks; ++c) {
+      const unsigned a0 = a_row[8 * c], a1 = a_row[8 * c + 16];
+      const unsigned a2 = a_row[8 * c + 4], a3 = a_row[8 * c + 20];
+#pragma unroll
+      for (int k = 0; k < kTensorRowsPerWarp; ++k) {
+        const int j = r - k;
+        if (j >= 0 && j < h_t) {  // the same for every lane: the warp stays converged
+          const uint2 b = __ldg(fragments + (static_cast<std::size_t>(j) * chunks + c) * 32 + lane);
+          mma_u8_m16n8k32(acc[k], a0, a1, a2, a3, b.x, b.y);
+        }
+      }
+    }
+  }
+
+#pragma unroll
+  for (int k = 0; k < kTensorRowsPerWarp; ++k) {
+    const int ly = k0 + k, y = by + ly;
+#pragma unroll
+    for (int reg = 0; reg < 4; ++reg) {
+      const int lx = tensor_c_column(lane, reg), x = bx + lx;
+      if (x < w && y < h) {
+        store_result<kSums>(out, static_cast<std::size_t>(y) * w + x, box[ly * layout.box_pitch + lx],
+                            box[(kFusedTileHeight + ly) * layout.box_pitch + lx],
+                            static_cast<unsigned>(acc[k][reg]), t);
+      }
+    }
+  }
+}
+// [corr8-kernel]
+
+/// Variant 8's preparation: packs the template's B fragments and uploads them.
+/// \param ws the workspace whose template to pack
+/// \param stream the stream of the upload
+void prepare8_tensor(Workspace& ws, cudaStream_t stream) {
+  const Template& t = ws.tmpl();
+  const int chunks = tensor_chunks(t.width);
+  const std::vector<std::uint32_t> packed = pack_tensor_template(t, chunks);
+  Workspace::TensorTemplate& p = ws.tensor;
+  if (p.fragments.size() * 2 < packed.size()) p.fragments = hb::DeviceBuffer<uint2>(packed.size() / 2);
+  HB_CUDA_CHECK(cudaMemcpyAsync(p.fragments.data(), packed.data(),
+                                packed.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice, stream));
+  p.chunks = chunks;
+  p.template_id = ws.template_id();
+}
+
+std::size_t tensor_shared_bytes(int template_width, int template_height) {
+  return fused_layout(template_width, template_height, tensor_tile_words(tensor_chunks(template_width)))
+      .bytes();
+}
+
+namespace {
+// Compute capability of the current device, read once per device.
+int compute_capability_major() {
+  int device = 0, major = 0;
+  HB_CUDA_CHECK(cudaGetDevice(&device));
+  HB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  return major;
+}
+}  // namespace
+
+// [corr8-launch]
+/// Variant 8's launcher: the tensor-core kernel, variant 7 below compute capability 8.0, or
+/// variant 5 when the block would need more shared memory than it may have.
+/// \param ws the workspace: image, template
+/// \param out where to write (coefficients or sums)
+/// \param stream the stream
+/// \return Path::Tensor, or the path of the variant it fell back to
+Path corr8_tensor(Workspace& ws, const Output& out, cudaStream_t stream) {
+  check_output(out);
+  if (compute_capability_major() < 8) return corr7_dp4a(ws, out, stream);
+  const Template& t = ws.tmpl();
+  const int chunks = tensor_chunks(t.width);
+  const FusedLayout layout = fused_layout(t.width, t.height, tensor_tile_words(chunks));
+  if (layout.bytes() > ws.shared_limit()) return corr5_shared4(ws, out, stream);
+  if (ws.tensor.template_id != ws.template_id()) prepare8_tensor(ws, stream);
+  const auto kernel = out.sums != nullptr ? corr_tensor_kernel<true> : corr_tensor_kernel<false>;
+  allow_shared_memory(reinterpret_cast<const void*>(kernel), layout.bytes());
+  const dim3 blocks(ceil_div(ws.width(), kFusedTileWidth), ceil_div(ws.height(), kFusedTileHeight));
+  kernel<<<blocks, kFusedThreads, layout.bytes(), stream>>>(
+      out, ws.image_rows(), ws.image_pitch(), ws.width(), ws.height(), window_x_offset(t.width),
+      window_y_offset(t.height), t.width, t.height, chunks, layout, ws.tensor.fragments.data(),
+      device_template(t.stats));
+  HB_CHECK_LAUNCH();
+  return Path::Tensor;
+}
+// [corr8-launch]
+
+}  // namespace ch15

@@ -1,0 +1,152 @@
+// Variant 0: the CPU reference. It computes the three sums of every output pixel directly,
+// one template pixel at a time, in 64-bit integers: slow, obvious, and exact. Every GPU
+// variant is checked against it, sums bit for bit and coefficients within
+// kCoefficientTolerance.
+#include "correlation_cpu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+namespace ch15 {
+
+namespace {
+
+// [corr0-sums]
+// The sums of output row y: every template pixel times the image pixel under it, with the
+// image's edge pixels standing in for pixels outside the image.
+void sums_of_row(const hb::GrayImage& image, const Template& t, int y, ExactSums* out) {
+  const int w = image.width, h = image.height;
+  const int x_off = window_x_offset(t.width), y_off = window_y_offset(t.height);
+  for (int x = 0; x < w; ++x) {
+    ExactSums s;
+    const int x0 = x + x_off;
+    const bool inside = x0 >= 0 && x0 + t.width <= w;
+    for (int j = 0; j < t.height; ++j) {
+      const int iy = std::clamp(y + y_off + j, 0, h - 1);
+      const std::uint8_t* row = image.pixels.data() + static_cast<std::size_t>(iy) * w;
+      const std::uint8_t* trow = t.pixels.data() + static_cast<std::size_t>(j) * t.width;
+      // One template row adds at most 1024 * 65025 < 2^32: 32 bits suffice inside a row,
+      // which lets the compiler vectorize the common case.
+      std::uint32_t si = 0, sisq = 0, sit = 0;
+      if (inside) {
+        for (int i = 0; i < t.width; ++i) {
+          const std::uint32_t p = row[x0 + i];
+          si += p;
+          sisq += p * p;
+          sit += p * trow[i];
+        }
+      } else {
+        for (int i = 0; i < t.width; ++i) {
+          const std::uint32_t p = row[std::clamp(x0 + i, 0, w - 1)];
+          si += p;
+          sisq += p * p;
+          sit += p * trow[i];
+        }
+      }
+      s.sum_i += si;
+      s.sum_isq += sisq;
+      s.sum_it += sit;
+    }
+    out[x] = s;
+  }
+}
+// [corr0-sums]
+
+template <typename T>
+Peak peak_of(const std::vector<T>& values, int width) {
+  Peak p;
+  bool found = false;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double v = static_cast<double>(values[i]);
+    if (std::isnan(v)) continue;
+    if (!found || v > p.value) {
+      found = true;
+      p.value = v;
+      p.x = static_cast<int>(i % static_cast<std::size_t>(width));
+      p.y = static_cast<int>(i / static_cast<std::size_t>(width));
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
+std::vector<ExactSums> cpu_sums(const hb::GrayImage& image, const Template& tmpl, int threads) {
+  std::vector<ExactSums> out(static_cast<std::size_t>(image.width) * image.height);
+  int n = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
+  n = std::clamp(n, 1, std::max(1, image.height));
+  // Rows are dealt out round-robin, so that every thread gets a share of the (slower)
+  // border rows.
+  auto work = [&](int first) {
+    for (int y = first; y < image.height; y += n)
+      sums_of_row(image, tmpl, y, out.data() + static_cast<std::size_t>(y) * image.width);
+  };
+  std::vector<std::thread> pool;
+  for (int k = 1; k < n; ++k) pool.emplace_back(work, k);
+  work(0);
+  for (auto& th : pool) th.join();
+  return out;
+}
+
+// [corr0-coefficient]
+double cpu_coefficient(const ExactSums& s, const TemplateStats& t) {
+  const std::int64_t numerator = t.n * s.sum_it - s.sum_i * t.sum;
+  const std::int64_t variance = t.n * s.sum_isq - s.sum_i * s.sum_i;
+  if (variance <= 0 || t.variance <= 0) return 0.0;
+  return static_cast<double>(numerator) / std::sqrt(static_cast<double>(variance) * t.denom_exp);
+}
+// [corr0-coefficient]
+
+std::vector<double> cpu_coefficients(const std::vector<ExactSums>& sums, const TemplateStats& t) {
+  std::vector<double> c(sums.size());
+  for (std::size_t i = 0; i < sums.size(); ++i) c[i] = cpu_coefficient(sums[i], t);
+  return c;
+}
+
+SummedAreaTables summed_area_tables(const hb::GrayImage& image, int template_width,
+                                    int template_height) {
+  SummedAreaTables s;
+  const int pw = image.width + template_width - 1, ph = image.height + template_height - 1;
+  s.width = pw + 1;
+  s.height = ph + 1;
+  s.sum.assign(static_cast<std::size_t>(s.width) * s.height, 0);
+  s.sum_sq.assign(s.sum.size(), 0);
+  const int x_off = window_x_offset(template_width), y_off = window_y_offset(template_height);
+  for (int v = 0; v < ph; ++v) {
+    const int iy = std::clamp(v + y_off, 0, image.height - 1);
+    std::uint64_t row = 0, row_sq = 0;
+    for (int u = 0; u < pw; ++u) {
+      const std::uint64_t p = image.at(std::clamp(u + x_off, 0, image.width - 1), iy);
+      row += p;
+      row_sq += p * p;
+      const std::size_t at = static_cast<std::size_t>(v + 1) * s.width + (u + 1);
+      const std::size_t above = static_cast<std::size_t>(v) * s.width + (u + 1);
+      s.sum[at] = s.sum[above] + row;
+      s.sum_sq[at] = s.sum_sq[above] + row_sq;
+    }
+  }
+  return s;
+}
+
+Peak cpu_peak(const std::vector<double>& values, int width) { return peak_of(values, width); }
+
+Peak cpu_peak(const std::vector<float>& values, int width) { return peak_of(values, width); }
+
+std::uint8_t log_transform_pixel(double c) {
+  if (!(c > 0.0)) return 0;  // negative, zero and NaN
+  const double r = 255.0 * std::min(c, 1.0);
+  return static_cast<std::uint8_t>(std::lround(255.0 * std::log1p(r) / std::log(256.0)));
+}
+
+hb::GrayImage log_transform_image(const std::vector<float>& values, int width, int height) {
+  hb::GrayImage img;
+  img.width = width;
+  img.height = height;
+  img.maxval = 255;
+  img.pixels.resize(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) img.pixels[i] = log_transform_pixel(values[i]);
+  return img;
+}
+
+}  // namespace ch15

@@ -1,0 +1,589 @@
+// Setting up, measuring and checking the variants, and the programs built on that.
+//
+// Every number we print follows the same rules: the image is on the device before the clock
+// starts (as a texture and as linear memory), every variant's template-only preparation has
+// run, the time is the median of CUDA-event-timed repetitions enqueued back to back, and
+// rates count output pixels (Mpix/s, 1e6 per second) and output pixels times template pixels
+// (G tpx/s, 1e9 per second: the inner-loop iterations of section 15.7). Each variant's sums
+// twin is checked against the CPU bit for bit, and its coefficients within
+// kCoefficientTolerance, before and after the timed repetitions.
+#include "correlation_harness.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "coin_scene.h"
+#include "correlation_launchers.h"
+#include "hb/bandwidth.h"
+#include "hb/cli.h"
+#include "hb/compare.h"
+#include "hb/device.h"
+#include "hb/error.h"
+#include "hb/report.h"
+#include "hb/timing.h"
+
+namespace ch15 {
+
+namespace {
+
+constexpr int kWarmup = 2;
+constexpr int kDefaultTemplateSide = 52;
+
+double mpix_per_s(std::size_t pixels, double ms) { return ms > 0 ? pixels / (ms * 1e-3) / 1e6 : 0.0; }
+double gtpix_per_s(std::size_t pixels, std::size_t template_pixels, double ms) {
+  return ms > 0 ? static_cast<double>(pixels) * template_pixels / (ms * 1e-3) / 1e9 : 0.0;
+}
+
+std::string ratio(double a, double b) { return a > 0 && b > 0 ? hb::fixed(a / b, 1) : "-"; }
+
+// --n belongs to the shared command line, but this chapter's size is the image's.
+void reject_n(hb::Cli& cli) {
+  if (cli.app().count("--n") > 0)
+    throw hb::UsageError("--n: not used by this program; the image sets the size (--input, "
+                         "--padWidth/--padHeight)");
+}
+
+// Fails early (exit 2, before any GPU work) when --output cannot be written.
+void check_writable(const std::string& path) {
+  if (path.empty()) return;
+  std::ofstream f(path, std::ios::binary | std::ios::app);
+  if (!f) throw hb::UsageError(path + ": cannot open the file for writing (--output)");
+}
+
+std::string describe_image(const Problem& p) {
+  std::string s = p.source + ", " + std::to_string(p.original_width) + " x " +
+                  std::to_string(p.original_height);
+  if (p.image.width != p.original_width || p.image.height != p.original_height)
+    s += ", padded to " + std::to_string(p.image.width) + " x " + std::to_string(p.image.height);
+  return s;
+}
+
+std::string describe_template(const Template& t) {
+  return std::to_string(t.width) + " x " + std::to_string(t.height) + " at (" + std::to_string(t.x) +
+         ", " + std::to_string(t.y) + "), " + std::to_string(t.stats.n) + " pixels";
+}
+
+void add_device_facts(hb::Report& r, const hb::DeviceInfo& dev) {
+  r.fact("gpu", dev.name);
+  r.fact("compute capability", dev.compute_capability());
+  r.fact("SMs", std::to_string(dev.sm_count));
+  r.fact("driver", hb::driver_version_text());
+  r.fact("CUDA runtime", hb::cuda_version_text(dev.runtime_version));
+}
+
+void add_rate_facts(hb::Report& r, const hb::CommonOptions& opt) {
+  r.fact("Mpix/s", "output pixels (one coefficient each) per second, 1e6");
+  r.fact("G tpx/s", "output pixels x template pixels per second, 1e9 (section 15.7)");
+  r.fact("iterations", std::to_string(opt.iters) + " timed (median) after " +
+                           std::to_string(kWarmup) + " untimed");
+  r.fact("check", opt.no_check ? "skipped (--no-check)"
+                               : "sums bit for bit, coefficients within " +
+                                     hb::fixed(kCoefficientTolerance * 1e6, 0) +
+                                     "e-6, against the CPU");
+}
+
+std::vector<std::string> rate_columns() {
+  return {"id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "x CPU", "x variant 1",
+          "sums", "coefficients", "peak x", "peak y", "peak value"};
+}
+
+std::string sums_text(const Measurement& m) {
+  if (!m.checked) return "skipped";
+  return m.sums_exact ? "exact" : "FAIL";
+}
+
+std::string coefficients_text(const Measurement& m) {
+  if (!m.checked) return "skipped";
+  if (!m.coefficients_ok) return "FAIL";
+  std::ostringstream os;
+  os.precision(1);
+  os << std::scientific << m.max_error;
+  return "max err " + os.str();
+}
+
+std::vector<std::string> cpu_row(const Variant& v, const Reference& ref, std::size_t pixels,
+                                 std::size_t template_pixels) {
+  return {v.id, v.title, to_string(Path::Cpu), hb::fixed(ref.ms, 3),
+          hb::fixed(mpix_per_s(pixels, ref.ms), 1), hb::fixed(gtpix_per_s(pixels, template_pixels, ref.ms), 2),
+          "1.0", "-", "reference", "reference", std::to_string(ref.peak.x), std::to_string(ref.peak.y),
+          hb::fixed(ref.peak.value, 4)};
+}
+
+std::vector<std::string> gpu_row(const Variant& v, const Measurement& m, std::size_t pixels,
+                                 std::size_t template_pixels, double cpu_ms, double variant1_ms) {
+  return {v.id, v.title, to_string(m.path), hb::fixed(m.median_ms, 3),
+          hb::fixed(mpix_per_s(pixels, m.median_ms), 1),
+          hb::fixed(gtpix_per_s(pixels, template_pixels, m.median_ms), 2),
+          ratio(cpu_ms, m.median_ms), ratio(variant1_ms, m.median_ms), sums_text(m),
+          coefficients_text(m), std::to_string(m.peak.x), std::to_string(m.peak.y),
+          hb::fixed(m.peak.value, 4)};
+}
+
+void write_picture(const std::string& path, const std::vector<float>& coefficients, int w, int h) {
+  if (path.empty()) return;
+  hb::write_pgm(path, log_transform_image(coefficients, w, h));
+}
+
+std::vector<float> to_float(const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); }
+
+}  // namespace
+
+void add_problem_options(CLI::App& app, ProblemOptions& o) {
+  app.add_option("--input", o.input, "8-bit PGM image (P5 or P2) to search; default: a generated "
+                                      "coin scene of 300 x 246 pixels");
+  app.add_option("--xTemplate", o.x_template,
+                 "left edge of the template in the image (default: 210, the scene's lower-right "
+                 "dime; with --input, centred)");
+  app.add_option("--yTemplate", o.y_template, "top edge of the template (default: 148)");
+  app.add_option("--wTemplate", o.w_template, "template width (default: 52)");
+  app.add_option("--hTemplate", o.h_template, "template height (default: 52)");
+  app.add_option("--padWidth", o.pad_width,
+                 "pad the image to this width with noise (needs --padHeight; 1024 x 1024 keeps "
+                 "the GPU busy)");
+  app.add_option("--padHeight", o.pad_height, "pad the image to this height (needs --padWidth)");
+  app.add_option("--output", o.output,
+                 "write the coefficients as a PGM picture (log transform, figure 15.2)");
+  app.add_option("--write-input", o.write_input, "write the (padded) input image as PGM");
+}
+
+void note_given_options(const CLI::App& app, ProblemOptions& o) {
+  o.given_x = app.count("--xTemplate") > 0;
+  o.given_y = app.count("--yTemplate") > 0;
+  o.given_w = app.count("--wTemplate") > 0;
+  o.given_h = app.count("--hTemplate") > 0;
+  o.given_pad_width = app.count("--padWidth") > 0;
+  o.given_pad_height = app.count("--padHeight") > 0;
+}
+
+Problem make_problem(const ProblemOptions& o, std::uint64_t seed) {
+  if (o.given_pad_width != o.given_pad_height)
+    throw hb::UsageError("--padWidth and --padHeight go together: give both or neither");
+  Problem p;
+  int x = 0, y = 0, w = 0, h = 0;
+  if (!o.input.empty()) {
+    p.image = hb::read_pgm(o.input);
+    p.source = o.input;
+    w = std::min(kDefaultTemplateSide, p.image.width);
+    h = std::min(kDefaultTemplateSide, p.image.height);
+    x = (p.image.width - w) / 2;
+    y = (p.image.height - h) / 2;
+  } else {
+    CoinScene scene = make_coin_scene(kSceneWidth, kSceneHeight, seed);
+    p.image = std::move(scene.image);
+    p.source = "generated coin scene (seed " + std::to_string(seed) + ")";
+    x = scene.template_x;
+    y = scene.template_y;
+    w = scene.template_w;
+    h = scene.template_h;
+  }
+  p.original_width = p.image.width;
+  p.original_height = p.image.height;
+  if (o.given_pad_width) {
+    if (o.pad_width < 1 || o.pad_height < 1)
+      throw hb::UsageError("--padWidth " + std::to_string(o.pad_width) + " --padHeight " +
+                           std::to_string(o.pad_height) + ": must be positive");
+    p.image = pad_image(p.image, o.pad_width, o.pad_height, seed);
+  }
+  if (o.given_x) x = o.x_template;
+  if (o.given_y) y = o.y_template;
+  if (o.given_w) w = o.w_template;
+  if (o.given_h) h = o.h_template;
+  p.tmpl = cut_template(p.image, x, y, w, h);
+  p.focus_x = x + w / 2;
+  p.focus_y = y + h / 2;
+  return p;
+}
+
+Reference compute_reference(const hb::GrayImage& image, const Template& tmpl) {
+  Reference r;
+  r.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  hb::HostTimer timer;
+  r.sums = cpu_sums(image, tmpl, r.threads);
+  r.coefficients = cpu_coefficients(r.sums, tmpl.stats);
+  r.ms = timer.elapsed_ms();
+  r.peak = cpu_peak(r.coefficients, image.width);
+  return r;
+}
+
+std::string compare_sums(const std::vector<CorrSums>& got, const std::vector<ExactSums>& want, int width) {
+  if (got.size() != want.size()) return "different sizes";
+  std::size_t bad = 0;
+  std::vector<std::string> shown;
+  const auto text = [&](std::size_t i) {
+    std::ostringstream os;
+    os << "(" << i % width << ", " << i / width << "): got " << got[i].sum_i << "/" << got[i].sum_isq
+       << "/" << got[i].sum_it << ", want " << want[i].sum_i << "/" << want[i].sum_isq << "/"
+       << want[i].sum_it;
+    return os.str();
+  };
+  std::size_t last = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const bool same = got[i].sum_i == want[i].sum_i && got[i].sum_isq == want[i].sum_isq &&
+                      got[i].sum_it == want[i].sum_it;
+    if (same) continue;
+    if (bad < 3) shown.push_back(text(i));
+    last = i;
+    ++bad;
+  }
+  if (bad == 0) return "";
+  std::string s = std::to_string(bad) + " of " + std::to_string(got.size()) +
+                  " pixels differ (SumI/SumISq/SumIT); first: ";
+  for (std::size_t k = 0; k < shown.size(); ++k) s += (k ? "; " : "") + shown[k];
+  if (bad > 3) s += "; last: " + text(last);
+  return s;
+}
+
+Bench::Bench(const hb::GrayImage& image)
+    : ws_(image),
+      coefficients_(static_cast<std::size_t>(image.width) * image.height),
+      sums_(static_cast<std::size_t>(image.width) * image.height),
+      peak_scratch_(1) {}
+
+void Bench::set_template(const Template& tmpl) { ws_.set_template(tmpl); }
+
+Measurement Bench::run(const Variant& v, int iters, const Reference* reference) {
+  if (v.is_cpu()) throw std::logic_error("Bench::run: variant 0 runs on the CPU");
+  Measurement m;
+  const std::size_t n = coefficients_.size();
+  const Output coefficient_out{coefficients_.data(), nullptr};
+  const Output sums_out{nullptr, sums_.data()};
+  v.prepare(ws_, stream_);
+  const auto fetch_coefficients = [&] {
+    host_coefficients_.resize(n);
+    HB_CUDA_CHECK(cudaMemcpyAsync(host_coefficients_.data(), coefficients_.data(), coefficients_.bytes(),
+                                  cudaMemcpyDeviceToHost, stream_));
+    HB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  };
+  const auto check_coefficients = [&](const char* when) {
+    const hb::CompareResult c = hb::compare_relative(host_coefficients_.data(), reference->coefficients.data(),
+                                                     n, 0.0, kCoefficientTolerance, "coefficients");
+    m.max_error = std::max(m.max_error, c.max_error);
+    if (!c.ok) {
+      m.coefficients_ok = false;
+      m.failure += std::string(m.failure.empty() ? "" : "; ") + when + ": " + c.report;
+    }
+  };
+
+  if (reference != nullptr) {
+    m.checked = true;
+    // Poisoned first: 0xFFFFFFFF is no valid sum (they are all below 65536 * 65025), and
+    // 0xFFFFFFFF is a NaN as a float, so an output a kernel forgets to write cannot pass.
+    hb::poison(sums_.data(), sums_.bytes(), 0xFF, stream_);
+    v.launch(ws_, sums_out, stream_);
+    host_sums_.resize(n);
+    HB_CUDA_CHECK(cudaMemcpyAsync(host_sums_.data(), sums_.data(), sums_.bytes(), cudaMemcpyDeviceToHost, stream_));
+    HB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    const std::string diff = compare_sums(host_sums_, reference->sums, ws_.width());
+    if (!diff.empty()) {
+      m.sums_exact = false;
+      m.failure = "sums: " + diff;
+    }
+  }
+  hb::poison(coefficients_.data(), coefficients_.bytes(), 0xFF, stream_);
+  m.path = v.launch(ws_, coefficient_out, stream_);
+  if (reference != nullptr) {
+    fetch_coefficients();
+    check_coefficients("first call");
+  }
+  if (iters > 0) {
+    const hb::TimingStats t = hb::time_events(
+        [&](cudaStream_t st) { v.launch(ws_, coefficient_out, st); }, stream_, kWarmup, iters);
+    m.median_ms = t.median_ms;
+    fetch_coefficients();
+    if (reference != nullptr) check_coefficients("after the timed calls");
+  } else if (reference == nullptr) {
+    fetch_coefficients();
+  }
+  m.peak = gpu_peak(coefficients_.data(), ws_.width(), n, peak_scratch_.data(), stream_);
+  // The GPU's peak must be the peak of the very coefficients it searched.
+  const Peak host = cpu_peak(host_coefficients_, ws_.width());
+  if (host.x != m.peak.x || host.y != m.peak.y || host.value != m.peak.value) {
+    m.coefficients_ok = false;
+    m.failure += std::string(m.failure.empty() ? "" : "; ") + "peak: the GPU found (" +
+                 std::to_string(m.peak.x) + ", " + std::to_string(m.peak.y) + "), the host (" +
+                 std::to_string(host.x) + ", " + std::to_string(host.y) + ")";
+  }
+  return m;
+}
+
+std::vector<std::vector<double>> neighbourhood(const std::vector<double>& coefficients, int width,
+                                               int height, int cx, int cy) {
+  std::vector<std::vector<double>> rows;
+  for (int dy = -4; dy <= 4; ++dy) {
+    std::vector<double> row;
+    for (int dx = -4; dx <= 4; ++dx) {
+      const int x = std::clamp(cx + dx, 0, width - 1), y = std::clamp(cy + dy, 0, height - 1);
+      row.push_back(coefficients[static_cast<std::size_t>(y) * width + x]);
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+int variant_program_main(const char* program, const char* id, int argc, char** argv) {
+  return hb::run_main(program, [&] {
+    const Variant& v = find_variant(id);
+    if (v.program() != program) {
+      throw std::logic_error(std::string("program ") + program + " is built for variant " + id +
+                             ", whose program is " + v.program());
+    }
+    hb::CliSpec spec;
+    spec.program = program;
+    spec.description = std::string("Chapter 15, variant ") + v.id + ": " + v.title +
+                       ". Correlates a template with an image (default: a generated coin scene "
+                       "and one of its coins), checks the result against the CPU and prints the "
+                       "rate in Mpix/s and G template-pixels/s.";
+    spec.n_unit = "(not used: the image sets the size)";
+    hb::Cli cli(spec);
+    ProblemOptions po;
+    add_problem_options(cli.app(), po);
+    if (!cli.parse(argc, argv)) return 0;
+    reject_n(cli);
+    note_given_options(cli.app(), po);
+    const hb::CommonOptions& opt = cli.options();
+    const Problem p = make_problem(po, opt.seed);
+    check_writable(po.output);
+    if (!po.write_input.empty()) hb::write_pgm(po.write_input, p.image);
+    const std::size_t pixels = p.image.pixels.size();
+    const std::size_t tpix = p.tmpl.pixels.size();
+
+    hb::Report report(rate_columns());
+    report.fact("program", program);
+    report.fact("command", cli.command_line());
+    report.fact("date", hb::today_utc());
+
+    if (v.is_cpu()) {
+      // The reference needs no GPU: this program runs anywhere.
+      const Reference ref = compute_reference(p.image, p.tmpl);
+      report.fact("image", describe_image(p));
+      report.fact("template", describe_template(p.tmpl));
+      report.fact("CPU threads", std::to_string(ref.threads));
+      add_rate_facts(report, opt);
+      report.row(cpu_row(v, ref, pixels, tpix));
+      report.print(std::cout, opt.csv);
+      write_picture(po.output, to_float(ref.coefficients), p.image.width, p.image.height);
+      return 0;
+    }
+
+    hb::select_device(opt.device);
+    const hb::DeviceInfo dev = hb::query_device(opt.device);
+    add_device_facts(report, dev);
+    report.fact("image", describe_image(p));
+    report.fact("template", describe_template(p.tmpl));
+    Reference ref;
+    if (!opt.no_check) ref = compute_reference(p.image, p.tmpl);
+    report.fact("CPU threads", std::to_string(ref.threads));
+    add_rate_facts(report, opt);
+    Bench bench(p.image);
+    bench.set_template(p.tmpl);
+    const Measurement m = bench.run(v, opt.iters, opt.no_check ? nullptr : &ref);
+    if (!opt.no_check) report.row(cpu_row(variants().front(), ref, pixels, tpix));
+    report.row(gpu_row(v, m, pixels, tpix, opt.no_check ? 0.0 : ref.ms, 0.0));
+    report.print(std::cout, opt.csv);
+    write_picture(po.output, bench.coefficients(), p.image.width, p.image.height);
+    if (!m.ok()) throw hb::CheckFailed("variant " + std::string(v.id) + " (" + to_string(m.path) + "): " + m.failure);
+    return 0;
+  });
+}
+
+namespace {
+
+// The sweep of figure 15.6: square templates centred on the default template's centre.
+struct SweepSettings {
+  std::vector<int> sizes;
+  double budget_ms = 100.0;
+};
+
+void run_sweep(const Problem& p, const hb::CommonOptions& opt, const SweepSettings& s,
+               const std::vector<const Variant*>& chosen, const hb::DeviceInfo& dev,
+               const std::string& command, std::vector<std::string>& failures) {
+  hb::Report r({"template", "w", "h", "id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "check"});
+  r.fact("program", "normalized_cross_correlation (template-size sweep, figure 15.6)");
+  r.fact("command", command);
+  r.fact("date", hb::today_utc());
+  add_device_facts(r, dev);
+  r.fact("image", describe_image(p));
+  r.fact("templates", "squares centred at (" + std::to_string(p.focus_x) + ", " +
+                          std::to_string(p.focus_y) + "), clamped to the image");
+  add_rate_facts(r, opt);
+  r.fact("budget", "a variant is left out of larger sizes once a call takes more than " +
+                       hb::fixed(s.budget_ms, 0) + " ms");
+  Bench bench(p.image);
+  std::map<const Variant*, bool> over_budget;
+  std::vector<std::pair<int, double>> best_direct, fft;  // (size, Mpix/s)
+  const std::size_t pixels = p.image.pixels.size();
+  for (int side : s.sizes) {
+    if (side > p.image.width || side > p.image.height || side * side > kMaxTemplatePixels) continue;
+    const int x = std::clamp(p.focus_x - side / 2, 0, p.image.width - side);
+    const int y = std::clamp(p.focus_y - side / 2, 0, p.image.height - side);
+    Template t;
+    try {
+      t = cut_template(p.image, x, y, side, side);
+    } catch (const hb::UsageError&) {
+      continue;  // a flat square: nothing to correlate
+    }
+    bench.set_template(t);
+    Reference ref;
+    if (!opt.no_check) ref = compute_reference(p.image, t);
+    double best = 0, fft_rate = 0;
+    for (const Variant* v : chosen) {
+      if (over_budget[v]) continue;
+      const Measurement m = bench.run(*v, opt.iters, opt.no_check ? nullptr : &ref);
+      if (!m.ok()) failures.push_back("variant " + std::string(v->id) + " at " + std::to_string(side) + ": " + m.failure);
+      const double rate = mpix_per_s(pixels, m.median_ms);
+      if (v->path == Path::Fft) fft_rate = rate;
+      else best = std::max(best, rate);
+      over_budget[v] = m.median_ms > s.budget_ms;
+      r.row({std::to_string(side) + "x" + std::to_string(side), std::to_string(side), std::to_string(side),
+             v->id, v->name, to_string(m.path), hb::fixed(m.median_ms, 3), hb::fixed(rate, 1),
+             hb::fixed(gtpix_per_s(pixels, t.pixels.size(), m.median_ms), 2),
+             !m.checked ? "skipped" : m.ok() ? "exact" : "FAIL"});
+    }
+    if (best > 0 && fft_rate > 0) {
+      best_direct.emplace_back(side, best);
+      fft.emplace_back(side, fft_rate);
+    }
+  }
+  // The crossover: the smallest size from which on the FFT route beats every direct variant.
+  std::string crossover = "not measured (run the direct variants and variant 9 together)";
+  if (!fft.empty()) {
+    int from = -1;
+    for (std::size_t i = fft.size(); i-- > 0;) {
+      if (fft[i].second > best_direct[i].second) from = fft[i].first;
+      else break;
+    }
+    crossover = from < 0 ? "the FFT route is slower than the best direct variant at every measured size"
+                         : "the FFT route beats every direct variant from " + std::to_string(from) +
+                               " x " + std::to_string(from) + " on";
+  }
+  r.fact("FFT crossover", crossover);
+  r.print(std::cout, opt.csv);
+}
+
+}  // namespace
+
+int driver_main(int argc, char** argv) {
+  const char* program = "normalized_cross_correlation";
+  return hb::run_main(program, [&] {
+    hb::CliSpec spec;
+    spec.program = program;
+    spec.description =
+        "Chapter 15 driver: normalized cross-correlation of a template with an image (default: "
+        "a generated coin scene). Prints the 9 x 9 coefficients around the template's position "
+        "(section 15.2) and every variant's rate in Mpix/s and G template-pixels/s (15.7); with "
+        "--sweep, the rate against the template size (figure 15.6). Use --padWidth 1024 "
+        "--padHeight 1024 for measurements.";
+    spec.n_unit = "(not used: the image sets the size)";
+    spec.variants = static_cast<int>(variants().size());
+    hb::Cli cli(spec);
+    ProblemOptions po;
+    add_problem_options(cli.app(), po);
+    bool sweep = false, only_neighbourhood = false;
+    SweepSettings settings;
+    settings.sizes = {8, 12, 16, 24, 32, 40, 48, 52, 64, 80, 96, 128, 160, 192, 256};
+    cli.app().add_flag("--sweep", sweep, "print the template-size sweep (figure 15.6) instead");
+    cli.app()
+        .add_option("--sizes", settings.sizes, "template sides of the sweep")
+        ->check(CLI::Range(1, kMaxTemplateSide))
+        ->delimiter(',')
+        ->capture_default_str();
+    cli.app()
+        .add_option("--budget-ms", settings.budget_ms,
+                    "sweep: leave a variant out of larger templates once a call takes longer")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    cli.app().add_flag("--neighbourhood", only_neighbourhood,
+                       "print only the 9 x 9 neighbourhood of the template position");
+    if (!cli.parse(argc, argv)) return 0;
+    reject_n(cli);
+    note_given_options(cli.app(), po);
+    if (sweep && only_neighbourhood) throw hb::UsageError("--sweep and --neighbourhood: choose one");
+    const hb::CommonOptions& opt = cli.options();
+    const Problem p = make_problem(po, opt.seed);
+    check_writable(po.output);
+    if (!po.write_input.empty()) hb::write_pgm(po.write_input, p.image);
+
+    std::vector<const Variant*> chosen;
+    for (const auto& v : variants())
+      if (!v.is_cpu() && (opt.variant < 0 || opt.variant == std::stoi(v.id))) chosen.push_back(&v);
+    const bool gpu_needed = !only_neighbourhood && !chosen.empty();
+    hb::DeviceInfo dev;
+    if (gpu_needed) {
+      hb::select_device(opt.device);
+      dev = hb::query_device(opt.device);
+    }
+    std::vector<std::string> failures;
+
+    if (sweep) {
+      run_sweep(p, opt, settings, chosen, dev, cli.command_line(), failures);
+    } else {
+      const Reference ref = compute_reference(p.image, p.tmpl);
+      const int cx = p.tmpl.x + p.tmpl.width / 2, cy = p.tmpl.y + p.tmpl.height / 2;
+      if (!opt.csv || only_neighbourhood) {
+        std::vector<std::string> columns = {"dy \\ dx"};
+        for (int dx = -4; dx <= 4; ++dx) columns.push_back(std::to_string(dx));
+        hb::Report nb(columns);
+        nb.fact("program", std::string(program) + " (neighbourhood of the template, section 15.2)");
+        nb.fact("command", cli.command_line());
+        nb.fact("image", describe_image(p));
+        nb.fact("template", describe_template(p.tmpl));
+        nb.fact("centre", "output (" + std::to_string(cx) + ", " + std::to_string(cy) +
+                              "), where the template matches itself; coefficients of the CPU reference");
+        const auto rows = neighbourhood(ref.coefficients, p.image.width, p.image.height, cx, cy);
+        for (int dy = -4; dy <= 4; ++dy) {
+          std::vector<std::string> cells = {std::to_string(dy)};
+          for (double c : rows[dy + 4]) cells.push_back(hb::fixed(c, 2));
+          nb.row(cells);
+        }
+        nb.print(std::cout, opt.csv);
+        if (!only_neighbourhood) std::cout << '\n';
+      }
+      if (!only_neighbourhood) {
+        hb::Report r(rate_columns());
+        r.fact("program", program);
+        r.fact("command", cli.command_line());
+        r.fact("date", hb::today_utc());
+        if (gpu_needed) add_device_facts(r, dev);
+        r.fact("image", describe_image(p));
+        r.fact("template", describe_template(p.tmpl));
+        r.fact("CPU threads", std::to_string(ref.threads));
+        add_rate_facts(r, opt);
+        const std::size_t pixels = p.image.pixels.size(), tpix = p.tmpl.pixels.size();
+        r.row(cpu_row(variants().front(), ref, pixels, tpix));
+        std::vector<float> picture = to_float(ref.coefficients);
+        if (gpu_needed) {
+          Bench bench(p.image);
+          bench.set_template(p.tmpl);
+          double variant1_ms = 0.0;
+          for (const Variant* v : chosen) {
+            const Measurement m = bench.run(*v, opt.iters, opt.no_check ? nullptr : &ref);
+            if (std::string(v->id) == "1") variant1_ms = m.median_ms;
+            if (!m.ok()) failures.push_back("variant " + std::string(v->id) + ": " + m.failure);
+            r.row(gpu_row(*v, m, pixels, tpix, ref.ms, variant1_ms));
+            if (chosen.size() == 1) picture = bench.coefficients();
+          }
+        }
+        r.print(std::cout, opt.csv);
+        if (!opt.csv) {
+          std::cout << "\nPeak (CPU reference): coefficient " << hb::fixed(ref.peak.value, 4) << " at ("
+                    << ref.peak.x << ", " << ref.peak.y << "); the template was cut at (" << p.tmpl.x
+                    << ", " << p.tmpl.y << "), so it matches itself at (" << cx << ", " << cy << ").\n";
+        }
+        write_picture(po.output, picture, p.image.width, p.image.height);
+      }
+    }
+    if (!failures.empty()) {
+      std::string msg = std::to_string(failures.size()) + " variant(s) differ from the CPU: ";
+      for (std::size_t i = 0; i < failures.size() && i < 3; ++i) msg += (i ? " | " : "") + failures[i];
+      throw hb::CheckFailed(msg);
+    }
+    return 0;
+  });
+}
+
+}  // namespace ch15

@@ -1,0 +1,927 @@
+// Chapter 15 tests that need no GPU: the CPU reference against a naive double
+// implementation, the coin scene, padding, summed-area tables, the peak, the log transform
+// and the PGM picture, argument validation, the packing and index arithmetic of variants 7
+// and 8 (emulated here against the PTX fragment layout), and the variant table's agreement
+// with the headers, the README and the CMake program list.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "coin_scene.h"
+#include "corr_fragments.h"
+#include "correlation.h"
+#include "correlation_cpu.h"
+#include "correlation_harness.h"
+#include "correlation_launchers.h"
+#include "correlation_variants.h"
+#include "hb/error.h"
+#include "hb/pgm.h"
+#include "hb/random.h"
+#include "hb/testing.h"
+
+namespace {
+
+using ch15::ExactSums;
+using ch15::Template;
+
+hb::GrayImage random_image(int w, int h, std::uint64_t seed, int lo = 0, int hi = 255) {
+  hb::GrayImage img;
+  img.width = w;
+  img.height = h;
+  img.pixels.resize(static_cast<std::size_t>(w) * h);
+  for (std::size_t i = 0; i < img.pixels.size(); ++i)
+    img.pixels[i] = static_cast<std::uint8_t>(hb::uniform_int(seed, i, lo, hi));
+  return img;
+}
+
+Template random_template(int w, int h, std::uint64_t seed) {
+  std::vector<std::uint8_t> p(static_cast<std::size_t>(w) * h);
+  for (std::size_t i = 0; i < p.size(); ++i) p[i] = static_cast<std::uint8_t>(hb::uniform_int(seed, i, 0, 255));
+  return ch15::make_template(std::move(p), w, h);
+}
+
+int clamp_to(int v, int n) { return std::min(std::max(v, 0), n - 1); }
+
+// The window of output (x, y) as the chapter defines it: top-left at (x - w/2, y - h/2),
+// pixels outside the image replaced by the nearest edge pixel.
+std::uint8_t window_pixel(const hb::GrayImage& img, const Template& t, int x, int y, int i, int j) {
+  return img.at(clamp_to(x - t.width / 2 + i, img.width), clamp_to(y - t.height / 2 + j, img.height));
+}
+
+// Section 15.1's first formula, with the means, in double, straight from the definition.
+double naive_coefficient(const hb::GrayImage& img, const Template& t, int x, int y) {
+  const double n = static_cast<double>(t.width) * t.height;
+  double mean_i = 0, mean_t = 0;
+  for (int j = 0; j < t.height; ++j)
+    for (int i = 0; i < t.width; ++i) {
+      mean_i += window_pixel(img, t, x, y, i, j);
+      mean_t += t.at(i, j);
+    }
+  mean_i /= n;
+  mean_t /= n;
+  double num = 0, di = 0, dt = 0;
+  for (int j = 0; j < t.height; ++j)
+    for (int i = 0; i < t.width; ++i) {
+      const double a = window_pixel(img, t, x, y, i, j) - mean_i, b = t.at(i, j) - mean_t;
+      num += a * b;
+      di += a * a;
+      dt += b * b;
+    }
+  if (di <= 0 || dt <= 0) return 0.0;
+  return num / std::sqrt(di * dt);
+}
+
+ExactSums naive_sums(const hb::GrayImage& img, const Template& t, int x, int y) {
+  ExactSums s;
+  for (int j = 0; j < t.height; ++j)
+    for (int i = 0; i < t.width; ++i) {
+      const std::int64_t p = window_pixel(img, t, x, y, i, j);
+      s.sum_i += p;
+      s.sum_isq += p * p;
+      s.sum_it += p * t.at(i, j);
+    }
+  return s;
+}
+
+std::string read_text(const std::string& relative) {
+  const std::string path = std::string(CH15_SOURCE_DIR) + "/" + relative;
+  std::ifstream f(path);
+  INFO("file: " << path);
+  REQUIRE(f.good());
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string normalize(const std::string& s) {
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      space = true;
+    } else {
+      if (space && !out.empty()) out += ' ';
+      out += c;
+      space = false;
+    }
+  }
+  return out;
+}
+
+std::string first_paragraph(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, para;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (!inside) {
+      inside = line == "/// \\file";
+      continue;
+    }
+    if (line.rfind("///", 0) != 0 || line == "///") break;
+    para += line.substr(line.size() > 3 && line[3] == ' ' ? 4 : 3) + "\n";
+  }
+  return normalize(para);
+}
+
+// The tile of block (bx, by) of variants 7 and 8, as load_image_tile() fills it.
+std::vector<std::uint32_t> emulate_tile(const hb::GrayImage& img, const Template& t, int bx, int by,
+                                        int words, int rows) {
+  std::vector<std::uint32_t> tile(static_cast<std::size_t>(words) * rows);
+  const int x0 = bx + ch15::window_x_offset(t.width), y0 = by + ch15::window_y_offset(t.height);
+  for (int r = 0; r < rows; ++r)
+    for (int q = 0; q < words; ++q) {
+      std::uint32_t v = 0;
+      for (int e = 0; e < 4; ++e)
+        v |= static_cast<std::uint32_t>(img.at(clamp_to(x0 + 4 * q + e, img.width), clamp_to(y0 + r, img.height)))
+             << (8 * e);
+      tile[static_cast<std::size_t>(r) * words + q] = v;
+    }
+  return tile;
+}
+
+std::uint8_t tile_byte(const std::vector<std::uint32_t>& tile, int words, int r, int byte) {
+  return static_cast<std::uint8_t>(tile[static_cast<std::size_t>(r) * words + byte / 4] >> (8 * (byte % 4)));
+}
+
+}  // namespace
+
+TEST_CASE("the CPU reference matches a naive double implementation on small random images") {
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed << " (replay with HB_TEST_SEED)");
+  struct Size {
+    int w, h;
+  };
+  for (const Size img_size : {Size{1, 1}, Size{7, 5}, Size{13, 11}, Size{33, 17}, Size{40, 3}}) {
+    const hb::GrayImage img = random_image(img_size.w, img_size.h, seed + img_size.w);
+    for (const Size ts : {Size{1, 1}, Size{3, 5}, Size{4, 4}, Size{5, 2}, Size{9, 7}, Size{15, 17}}) {
+      const Template t = random_template(ts.w, ts.h, seed + 7 * ts.w + ts.h);
+      INFO("image " << img.width << " x " << img.height << ", template " << t.width << " x " << t.height);
+      const auto sums = ch15::cpu_sums(img, t, 3);
+      const auto coef = ch15::cpu_coefficients(sums, t.stats);
+      for (int y = 0; y < img.height; ++y)
+        for (int x = 0; x < img.width; ++x) {
+          INFO("output (" << x << ", " << y << ")");
+          const std::size_t i = static_cast<std::size_t>(y) * img.width + x;
+          const ExactSums want = naive_sums(img, t, x, y);
+          CHECK(sums[i].sum_i == want.sum_i);
+          CHECK(sums[i].sum_isq == want.sum_isq);
+          CHECK(sums[i].sum_it == want.sum_it);
+          CHECK(coef[i] == Approx(naive_coefficient(img, t, x, y)).margin(1e-9));
+        }
+    }
+  }
+}
+
+TEST_CASE("templates cut at every edge and corner match themselves with coefficient one at their centre") {
+  const hb::GrayImage img = random_image(31, 23, hb::test_seed() + 1);
+  for (int w : {1, 2, 5, 8}) {
+    for (int h : {2, 3, 7}) {
+      for (int x : {0, 31 - w, (31 - w) / 2}) {
+        for (int y : {0, 23 - h, (23 - h) / 2}) {
+          INFO("template " << w << " x " << h << " at (" << x << ", " << y << ")");
+          const Template t = ch15::cut_template(img, x, y, w, h);
+          const auto coef = ch15::cpu_coefficients(ch15::cpu_sums(img, t, 1), t.stats);
+          const int cx = x + w / 2, cy = y + h / 2;
+          CHECK(coef[static_cast<std::size_t>(cy) * img.width + cx] == Approx(1.0).margin(1e-12));
+          const ch15::Peak p = ch15::cpu_peak(coef, img.width);
+          CHECK(p.value == Approx(1.0).margin(1e-12));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("pixels outside the image are those of the nearest edge") {
+  hb::GrayImage img;
+  img.width = 3;
+  img.height = 1;
+  img.pixels = {10, 20, 30};
+  const Template t = ch15::make_template({1, 2, 3}, 3, 1);
+  const auto sums = ch15::cpu_sums(img, t, 1);
+  // Output 0's window starts one pixel left of the image: 10 10 20.
+  CHECK(sums[0].sum_i == 40);
+  CHECK(sums[0].sum_it == 10 * 1 + 10 * 2 + 20 * 3);
+  // Output 2's window ends one pixel right of it: 20 30 30.
+  CHECK(sums[2].sum_i == 80);
+  CHECK(sums[2].sum_isq == 400 + 900 + 900);
+  CHECK(sums[2].sum_it == 20 * 1 + 30 * 2 + 30 * 3);
+}
+
+TEST_CASE("coefficients do not change when the template's brightness and contrast change") {
+  // The amplitude independence that makes the coefficient popular: T and 2 T + 40 match
+  // every window equally well.
+  const hb::GrayImage img = random_image(40, 30, hb::test_seed() + 2);
+  const Template t = random_template(6, 5, hb::test_seed() + 3);
+  std::vector<std::uint8_t> a(t.pixels.size()), b(t.pixels.size());
+  for (std::size_t i = 0; i < t.pixels.size(); ++i) {
+    a[i] = static_cast<std::uint8_t>(t.pixels[i] / 3);
+    b[i] = static_cast<std::uint8_t>(2 * a[i] + 40);
+  }
+  const Template ta = ch15::make_template(a, 6, 5), tb = ch15::make_template(b, 6, 5);
+  const auto ca = ch15::cpu_coefficients(ch15::cpu_sums(img, ta, 2), ta.stats);
+  const auto cb = ch15::cpu_coefficients(ch15::cpu_sums(img, tb, 2), tb.stats);
+  for (std::size_t i = 0; i < ca.size(); ++i) CHECK(cb[i] == Approx(ca[i]).margin(1e-12));
+}
+
+TEST_CASE("a flat window or a flat template gives coefficient zero") {
+  hb::GrayImage img;
+  img.width = 6;
+  img.height = 6;
+  img.pixels.assign(36, 77);
+  const Template t = random_template(3, 3, 5);
+  for (double c : ch15::cpu_coefficients(ch15::cpu_sums(img, t, 1), t.stats)) CHECK(c == 0.0);
+  const Template flat = ch15::make_template(std::vector<std::uint8_t>(9, 9), 3, 3);
+  CHECK(flat.stats.variance == 0);
+  const hb::GrayImage noisy = random_image(6, 6, 9);
+  for (double c : ch15::cpu_coefficients(ch15::cpu_sums(noisy, flat, 1), flat.stats)) CHECK(c == 0.0);
+}
+
+TEST_CASE("template statistics are exact and the book's double denominator equals them") {
+  const Template t = ch15::make_template({0, 255, 255, 1}, 2, 2);
+  CHECK(t.stats.n == 4);
+  CHECK(t.stats.sum == 511);
+  CHECK(t.stats.sum_sq == 2 * 65025 + 1);
+  CHECK(t.stats.variance == 4 * (2 * 65025 + 1) - 511 * 511);
+  CHECK(t.stats.denom_exp == static_cast<double>(t.stats.variance));
+  const Template big = random_template(256, 256, 11);
+  CHECK(big.stats.denom_exp == static_cast<double>(big.stats.variance));
+}
+
+TEST_CASE("template validation rejects empty and oversized and flat templates and rectangles outside the image") {
+  const hb::GrayImage img = random_image(50, 40, 3);
+  CHECK_THROWS_AS(ch15::cut_template(img, 0, 0, 0, 5), hb::UsageError);
+  CHECK_THROWS_AS(ch15::cut_template(img, 0, 0, 5, -1), hb::UsageError);
+  CHECK_THROWS_AS(ch15::cut_template(img, -1, 0, 5, 5), hb::UsageError);
+  CHECK_THROWS_AS(ch15::cut_template(img, 46, 0, 5, 5), hb::UsageError);
+  CHECK_THROWS_AS(ch15::cut_template(img, 0, 36, 5, 5), hb::UsageError);
+  CHECK_NOTHROW(ch15::cut_template(img, 45, 35, 5, 5));
+  CHECK_THROWS_WITH(ch15::cut_template(img, 49, 0, 2, 2), Catch::Contains("not inside"));
+  CHECK_THROWS_AS(ch15::validate_template_size(1025, 1), hb::UsageError);
+  CHECK_THROWS_AS(ch15::validate_template_size(257, 256), hb::UsageError);
+  CHECK_NOTHROW(ch15::validate_template_size(256, 256));
+  CHECK_NOTHROW(ch15::validate_template_size(1024, 64));
+  hb::GrayImage flat = img;
+  std::fill(flat.pixels.begin(), flat.pixels.end(), 12);
+  CHECK_THROWS_WITH(ch15::cut_template(flat, 0, 0, 4, 4), Catch::Contains("flat"));
+}
+
+TEST_CASE("the coin scene is deterministic and has coins of four sizes") {
+  const ch15::CoinScene a = ch15::make_coin_scene();
+  const ch15::CoinScene b = ch15::make_coin_scene();
+  CHECK(a.image.pixels == b.image.pixels);
+  CHECK(a.image.width == 300);
+  CHECK(a.image.height == 246);
+  CHECK(ch15::make_coin_scene(300, 246, 7).image.pixels != a.image.pixels);
+  // The book's default template: 52 x 52 at (210, 148), around the lower-right dime.
+  CHECK(a.template_x == 210);
+  CHECK(a.template_y == 148);
+  CHECK(a.template_w == 52);
+  CHECK(a.template_h == 52);
+  const ch15::Coin& dime = a.coins[a.template_coin];
+  CHECK(dime.kind == ch15::CoinKind::Dime);
+  CHECK(dime.cx - dime.radius >= a.template_x);
+  CHECK(dime.cx + dime.radius <= a.template_x + a.template_w);
+  CHECK(dime.cy - dime.radius >= a.template_y);
+  CHECK(dime.cy + dime.radius <= a.template_y + a.template_h);
+  std::set<ch15::CoinKind> kinds;
+  for (const auto& c : a.coins) kinds.insert(c.kind);
+  CHECK(kinds.size() == 4);
+  CHECK(a.coins.size() == 12);
+  // Coins do not overlap and lie inside the image.
+  for (std::size_t i = 0; i < a.coins.size(); ++i) {
+    const auto& c = a.coins[i];
+    CHECK(c.cx - c.radius >= 0);
+    CHECK(c.cy - c.radius >= 0);
+    CHECK(c.cx + c.radius <= 300);
+    CHECK(c.cy + c.radius <= 246);
+    for (std::size_t k = i + 1; k < a.coins.size(); ++k)
+      CHECK(std::hypot(c.cx - a.coins[k].cx, c.cy - a.coins[k].cy) > c.radius + a.coins[k].radius);
+  }
+  // Every coin is brighter inside than in a ring around it.
+  for (const auto& c : a.coins) {
+    double inside = 0, ring = 0;
+    int ni = 0, nr = 0;
+    for (int y = 0; y < 246; ++y)
+      for (int x = 0; x < 300; ++x) {
+        const double d = std::hypot(x + 0.5 - c.cx, y + 0.5 - c.cy);
+        if (d < 0.7 * c.radius) inside += a.image.at(x, y), ++ni;
+        else if (d > c.radius + 3 && d < c.radius + 6) ring += a.image.at(x, y), ++nr;
+      }
+    INFO(ch15::to_string(c.kind) << " at (" << c.cx << ", " << c.cy << ")");
+    CHECK(inside / ni > ring / nr + 40);
+  }
+  // The template is not flat, and the scene uses a good part of the gray range.
+  CHECK_NOTHROW(ch15::cut_template(a.image, 210, 148, 52, 52));
+  const auto [lo, hi] = std::minmax_element(a.image.pixels.begin(), a.image.pixels.end());
+  CHECK(*lo < 60);
+  CHECK(*hi > 200);
+}
+
+TEST_CASE("the coin scene scales with the image size") {
+  const ch15::CoinScene s = ch15::make_coin_scene(600, 492, 1);
+  CHECK(s.template_w == 104);
+  CHECK(s.template_h == 104);
+  CHECK(s.template_x == 420);
+  CHECK(s.template_y == 296);
+  CHECK_THROWS_AS(ch15::make_coin_scene(31, 100), hb::UsageError);
+}
+
+TEST_CASE("the default template matches itself best and the other dimes better than the other coins") {
+  const ch15::CoinScene s = ch15::make_coin_scene();
+  const Template t = ch15::cut_template(s.image, s.template_x, s.template_y, s.template_w, s.template_h);
+  const auto coef = ch15::cpu_coefficients(ch15::cpu_sums(s.image, t), t.stats);
+  const ch15::Peak p = ch15::cpu_peak(coef, s.image.width);
+  CHECK(p.x == 236);
+  CHECK(p.y == 174);
+  CHECK(p.value == Approx(1.0).margin(1e-12));
+  // The best coefficient near each coin's centre: dimes beat every other kind.
+  double worst_dime = 1.0, best_other = -1.0;
+  for (std::size_t i = 0; i < s.coins.size(); ++i) {
+    if (static_cast<int>(i) == s.template_coin) continue;
+    const auto& c = s.coins[i];
+    double best = -1.0;
+    for (int y = static_cast<int>(c.cy) - 3; y <= static_cast<int>(c.cy) + 3; ++y)
+      for (int x = static_cast<int>(c.cx) - 3; x <= static_cast<int>(c.cx) + 3; ++x)
+        best = std::max(best, coef[static_cast<std::size_t>(y) * s.image.width + x]);
+    if (c.kind == ch15::CoinKind::Dime) worst_dime = std::min(worst_dime, best);
+    else best_other = std::max(best_other, best);
+  }
+  CHECK(worst_dime > best_other);
+  CHECK(worst_dime < 0.999);
+}
+
+TEST_CASE("padding keeps the image at the top left and fills the rest deterministically") {
+  const hb::GrayImage img = random_image(5, 4, 1);
+  const hb::GrayImage p = ch15::pad_image(img, 9, 7, 3);
+  CHECK(p.width == 9);
+  CHECK(p.height == 7);
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 5; ++x) CHECK(p.at(x, y) == img.at(x, y));
+  CHECK(ch15::pad_image(img, 9, 7, 3).pixels == p.pixels);
+  CHECK(ch15::pad_image(img, 5, 4, 3).pixels == img.pixels);
+  CHECK_THROWS_AS(ch15::pad_image(img, 4, 10, 3), hb::UsageError);
+  CHECK_THROWS_AS(ch15::pad_image(img, 10, 3, 3), hb::UsageError);
+}
+
+TEST_CASE("summed-area tables give the same box sums as the direct sums") {
+  const hb::GrayImage img = random_image(37, 29, hb::test_seed() + 4);
+  for (auto [w, h] : {std::pair{1, 1}, std::pair{5, 3}, std::pair{16, 16}, std::pair{37, 29}, std::pair{52, 40}}) {
+    INFO("template " << w << " x " << h);
+    const Template t = random_template(w, h, 8);
+    const auto sums = ch15::cpu_sums(img, t, 2);
+    const ch15::SummedAreaTables s = ch15::summed_area_tables(img, w, h);
+    CHECK(s.width == img.width + w);
+    CHECK(s.height == img.height + h);
+    for (int y = 0; y < img.height; ++y)
+      for (int x = 0; x < img.width; ++x) {
+        const auto& want = sums[static_cast<std::size_t>(y) * img.width + x];
+        CHECK(s.box(x, y, w, h) == static_cast<std::uint64_t>(want.sum_i));
+        CHECK(s.box_sq(x, y, w, h) == static_cast<std::uint64_t>(want.sum_isq));
+      }
+  }
+}
+
+TEST_CASE("summed-area tables that wrap around in 32 bits still give exact box sums") {
+  // Variant 9 keeps its tables in 32-bit words, which overflow for large images. The box sum
+  // is a difference of four table entries, so arithmetic modulo 2^32 gives it exactly as
+  // long as the box sum itself is below 2^32: here 255^2 per pixel over a 256 x 256 window.
+  hb::GrayImage img;
+  img.width = 700;
+  img.height = 300;
+  img.pixels.assign(static_cast<std::size_t>(img.width) * img.height, 255);
+  const ch15::SummedAreaTables s = ch15::summed_area_tables(img, 256, 256);
+  CHECK(s.sum_sq.back() > 0xffffffffull);  // the table itself does not fit 32 bits
+  const auto wrapped = [&](int u, int v) {
+    return static_cast<std::uint32_t>(s.sum_sq[static_cast<std::size_t>(v) * s.width + u]);
+  };
+  for (auto [x, y] : {std::pair{0, 0}, std::pair{699, 299}, std::pair{350, 150}}) {
+    const std::uint32_t box = wrapped(x + 256, y + 256) - wrapped(x, y + 256) - wrapped(x + 256, y) + wrapped(x, y);
+    CHECK(box == 256u * 256u * 65025u);
+    CHECK(box == s.box_sq(x, y, 256, 256));
+  }
+}
+
+TEST_CASE("the peak is the first largest value and NaN never wins") {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> v = {0.1, nan, 0.9, -2.0, 0.9, 0.3};
+  const ch15::Peak p = ch15::cpu_peak(v, 3);
+  CHECK(p.x == 2);
+  CHECK(p.y == 0);
+  CHECK(p.value == 0.9);
+  const std::vector<float> f = {-1.0f, -0.5f, std::numeric_limits<float>::quiet_NaN(), -0.5f};
+  const ch15::Peak q = ch15::cpu_peak(f, 2);
+  CHECK(q.x == 1);
+  CHECK(q.y == 0);
+  const ch15::Peak none = ch15::cpu_peak(std::vector<double>{nan, nan}, 2);
+  CHECK(none.x == -1);
+}
+
+TEST_CASE("the log transform maps coefficients to pixels as figure 15.2 does") {
+  CHECK(ch15::log_transform_pixel(-1.0) == 0);
+  CHECK(ch15::log_transform_pixel(0.0) == 0);
+  CHECK(ch15::log_transform_pixel(std::nan("")) == 0);
+  CHECK(ch15::log_transform_pixel(1.0) == 255);
+  CHECK(ch15::log_transform_pixel(1.5) == 255);
+  CHECK(ch15::log_transform_pixel(0.5) == std::lround(255.0 * std::log(1.0 + 127.5) / std::log(256.0)));
+  // Weak matches are brightened: a coefficient of 0.1 is already half the gray range.
+  CHECK(ch15::log_transform_pixel(0.1) > 120);
+  int last = -1;
+  for (int k = 0; k <= 1000; ++k) {
+    const int p = ch15::log_transform_pixel(k / 1000.0);
+    CHECK(p >= last);
+    last = p;
+  }
+}
+
+TEST_CASE("the correlation picture is a valid PGM that reads back unchanged") {
+  const std::vector<float> c = {-0.5f, 0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+  const hb::GrayImage img = ch15::log_transform_image(c, 3, 2);
+  CHECK(img.width == 3);
+  CHECK(img.height == 2);
+  CHECK(img.pixels[0] == 0);
+  CHECK(img.pixels[5] == 255);
+  const hb::GrayImage back = hb::parse_pgm(hb::format_pgm(img), "picture");
+  CHECK(back.pixels == img.pixels);
+  // Through the file system, as --output writes it.
+  const std::string path = "ch15_test_picture.pgm";
+  hb::write_pgm(path, img);
+  CHECK(hb::read_pgm(path).pixels == img.pixels);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("the problem is the coin scene and its dime unless flags say otherwise") {
+  ch15::ProblemOptions o;
+  ch15::Problem p = ch15::make_problem(o, 20261122);
+  CHECK(p.image.width == 300);
+  CHECK(p.tmpl.x == 210);
+  CHECK(p.tmpl.y == 148);
+  CHECK(p.tmpl.width == 52);
+  CHECK(p.tmpl.height == 52);
+  CHECK(p.focus_x == 236);
+
+  o.given_pad_width = o.given_pad_height = true;
+  o.pad_width = o.pad_height = 1024;
+  o.given_w = o.given_h = true;
+  o.w_template = o.h_template = 16;
+  p = ch15::make_problem(o, 20261122);
+  CHECK(p.image.width == 1024);
+  CHECK(p.original_width == 300);
+  CHECK(p.tmpl.x == 210);
+  CHECK(p.tmpl.width == 16);
+
+  ch15::ProblemOptions one;
+  one.given_pad_width = true;
+  one.pad_width = 1024;
+  CHECK_THROWS_WITH(ch15::make_problem(one, 1), Catch::Contains("go together"));
+  ch15::ProblemOptions outside;
+  outside.given_x = true;
+  outside.x_template = 260;
+  CHECK_THROWS_AS(ch15::make_problem(outside, 1), hb::UsageError);
+  ch15::ProblemOptions missing;
+  missing.input = "no_such_file.pgm";
+  CHECK_THROWS_AS(ch15::make_problem(missing, 1), hb::UsageError);
+}
+
+TEST_CASE("an input image gets a centred template") {
+  const hb::GrayImage img = random_image(100, 60, 2);
+  const std::string path = "ch15_test_input.pgm";
+  hb::write_pgm(path, img, hb::PgmFormat::Ascii);
+  ch15::ProblemOptions o;
+  o.input = path;
+  const ch15::Problem p = ch15::make_problem(o, 1);
+  CHECK(p.image.pixels == img.pixels);
+  CHECK(p.tmpl.width == 52);
+  CHECK(p.tmpl.x == 24);
+  CHECK(p.tmpl.y == 4);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("the neighbourhood table is the 9 x 9 coefficients around the centre clamped to the image") {
+  std::vector<double> c(20 * 10);
+  for (std::size_t i = 0; i < c.size(); ++i) c[i] = static_cast<double>(i);
+  const auto rows = ch15::neighbourhood(c, 20, 10, 5, 5);
+  REQUIRE(rows.size() == 9);
+  CHECK(rows[4][4] == 5 * 20 + 5);
+  CHECK(rows[0][0] == 1 * 20 + 1);
+  CHECK(rows[8][8] == 9 * 20 + 9);  // row 9 is the last: clamped
+  const auto corner = ch15::neighbourhood(c, 20, 10, 0, 0);
+  CHECK(corner[0][0] == 0);
+}
+
+TEST_CASE("variant 7's shape covers every template width and fits its tile") {
+  for (int w = 1; w <= ch15::kMaxTemplateSide; ++w) {
+    INFO("width " << w);
+    const ch15::Dp4aShape s = ch15::dp4a_shape(w);
+    const auto& counts = ch15::dp4a_word_counts();
+    CHECK(std::find(counts.begin(), counts.end(), s.words_per_band) != counts.end());
+    CHECK(s.bands * s.words_per_band >= (w + 3 + 3) / 4);
+    CHECK(4 * s.tile_words >= ch15::kFusedTileWidth + w - 1);
+    if (s.bands == 1) CHECK(s.words_per_band <= (w + 3 + 3) / 4 + 3);
+  }
+  CHECK(ch15::dp4a_shape(52).words_per_band == 14);
+  CHECK(ch15::dp4a_shape(16).words_per_band == 5);
+  CHECK(ch15::dp4a_shape(8).words_per_band == 3);
+}
+
+TEST_CASE("variant 7's packed words put each template pixel where the shifted output reads it") {
+  // Emulates the kernel's loops on the CPU with the packed template and __dp4a's arithmetic,
+  // for every output of images that are not multiples of the tile.
+  const std::uint64_t seed = hb::test_seed() + 5;
+  INFO("seed " << seed);
+  const hb::GrayImage img = random_image(150, 40, seed);
+  for (auto [w, h] : {std::pair{1, 1}, std::pair{3, 5}, std::pair{16, 16}, std::pair{52, 9}, std::pair{70, 3}}) {
+    INFO("template " << w << " x " << h);
+    const Template t = random_template(w, h, seed + w);
+    const auto ref = ch15::cpu_sums(img, t, 2);
+    const ch15::Dp4aShape shape = ch15::dp4a_shape(w);
+    const auto packed = ch15::pack_dp4a_template(t, shape);
+    const int nq = shape.words_per_band, rows = ch15::kFusedTileHeight + h - 1;
+    std::size_t checked = 0, wrong = 0;
+    for (int by = 0; by < img.height; by += ch15::kFusedTileHeight) {
+      for (int bx = 0; bx < img.width; bx += ch15::kFusedTileWidth) {
+        const auto tile = emulate_tile(img, t, bx, by, shape.tile_words, rows);
+        for (int ty = 0; ty < ch15::kFusedThreads / 32; ++ty) {
+          for (int tx = 0; tx < 32; ++tx) {
+            const int k0 = ty * ch15::kDp4aRowsPerThread;
+            std::uint32_t acc[ch15::kDp4aRowsPerThread][4] = {};
+            for (int b = 0; b < shape.bands; ++b)
+              for (int j = 0; j < h; ++j)
+                for (int k = 0; k < ch15::kDp4aRowsPerThread; ++k)
+                  for (int q = 0; q < nq; ++q) {
+                    const std::uint32_t word =
+                        tile[static_cast<std::size_t>(k0 + j + k) * shape.tile_words + tx + b * nq + q];
+                    for (int s = 0; s < 4; ++s)
+                      acc[k][s] = ch15::dp4a_reference(
+                          word, packed[((static_cast<std::size_t>(j) * shape.bands + b) * nq + q) * 4 + s], acc[k][s]);
+                  }
+            for (int k = 0; k < ch15::kDp4aRowsPerThread; ++k)
+              for (int s = 0; s < 4; ++s) {
+                const int x = bx + 4 * tx + s, y = by + k0 + k;
+                if (x >= img.width || y >= img.height) continue;
+                ++checked;
+                wrong += acc[k][s] != ref[static_cast<std::size_t>(y) * img.width + x].sum_it;
+              }
+          }
+        }
+      }
+    }
+    CHECK(checked == img.pixels.size());
+    CHECK(wrong == 0);
+  }
+}
+
+TEST_CASE("variant 8's A words and C columns follow the PTX fragment layout of mma m16n8k32") {
+  // A[m][k] is tile byte 8 m + 32 c + k of the row; the four bytes of register reg of each
+  // lane must be one aligned word, the one tensor_a_word() names.
+  for (int lane = 0; lane < 32; ++lane) {
+    for (int reg = 0; reg < 4; ++reg) {
+      for (int c = 0; c < 3; ++c) {
+        for (int byte = 0; byte < 4; ++byte) {
+          int m = 0, k = 0;
+          ch15::mma_a_position(lane, reg, byte, m, k);
+          const int tile_byte = 8 * m + 32 * c + k;
+          CHECK(tile_byte == 4 * ch15::tensor_a_word(lane, reg, c) + byte);
+        }
+      }
+      int m = 0, n = 0;
+      ch15::mma_c_position(lane, reg, m, n);
+      CHECK(ch15::tensor_c_column(lane, reg) == 8 * m + n);
+    }
+  }
+  // Every (row, column) of A, B and C belongs to exactly one (lane, register, byte).
+  std::set<std::pair<int, int>> a, b, c;
+  for (int lane = 0; lane < 32; ++lane)
+    for (int reg = 0; reg < 4; ++reg) {
+      int r = 0, col = 0;
+      ch15::mma_c_position(lane, reg, r, col);
+      c.insert({r, col});
+      for (int byte = 0; byte < 4; ++byte) {
+        ch15::mma_a_position(lane, reg, byte, r, col);
+        a.insert({r, col});
+        if (reg < 2) {
+          ch15::mma_b_position(lane, reg, byte, r, col);
+          b.insert({r, col});
+        }
+      }
+    }
+  CHECK(a.size() == 16 * 32);
+  CHECK(b.size() == 32 * 8);
+  CHECK(c.size() == 16 * 8);
+  CHECK(ch15::tensor_chunks(25) == 1);
+  CHECK(ch15::tensor_chunks(26) == 2);
+  CHECK(ch15::tensor_chunks(52) == 2);
+}
+
+TEST_CASE("variant 8's fragments multiplied by the PTX layout give the exact sums") {
+  // Emulates the tensor-core kernel: A registers from the tile words, B registers from the
+  // packed fragments, each mma.m16n8k32 as the matrix product that the PTX layout defines,
+  // and the accumulators read back through the C layout.
+  const std::uint64_t seed = hb::test_seed() + 6;
+  INFO("seed " << seed);
+  const hb::GrayImage img = random_image(140, 37, seed);
+  for (auto [w, h] : {std::pair{1, 1}, std::pair{3, 5}, std::pair{25, 2}, std::pair{26, 4}, std::pair{52, 10}, std::pair{100, 3}}) {
+    INFO("template " << w << " x " << h);
+    const Template t = random_template(w, h, seed + w);
+    const auto ref = ch15::cpu_sums(img, t, 2);
+    const int chunks = ch15::tensor_chunks(w), words = ch15::tensor_tile_words(chunks);
+    const auto frags = ch15::pack_tensor_template(t, chunks);
+    const int rows = ch15::kFusedTileHeight + h - 1;
+    std::size_t checked = 0, wrong = 0;
+    for (int by = 0; by < img.height; by += ch15::kFusedTileHeight) {
+      for (int bx = 0; bx < img.width; bx += ch15::kFusedTileWidth) {
+        const auto tile = emulate_tile(img, t, bx, by, words, rows);
+        for (int warp = 0; warp < ch15::kFusedThreads / 32; ++warp) {
+          const int k0 = warp * ch15::kTensorRowsPerWarp;
+          std::vector<std::int64_t> acc(ch15::kTensorRowsPerWarp * 16 * 8, 0);  // [k][m][n]
+          for (int r = 0; r < ch15::kTensorRowsPerWarp + h - 1; ++r) {
+            for (int c = 0; c < chunks; ++c) {
+              int A[16][32] = {}, B[32][8] = {};
+              for (int lane = 0; lane < 32; ++lane)
+                for (int reg = 0; reg < 4; ++reg) {
+                  const std::uint32_t word =
+                      tile[static_cast<std::size_t>(k0 + r) * words + ch15::tensor_a_word(lane, reg, c)];
+                  for (int byte = 0; byte < 4; ++byte) {
+                    int m = 0, k = 0;
+                    ch15::mma_a_position(lane, reg, byte, m, k);
+                    A[m][k] = static_cast<int>((word >> (8 * byte)) & 0xFF);
+                  }
+                }
+              for (int kk = 0; kk < ch15::kTensorRowsPerWarp; ++kk) {
+                const int j = r - kk;
+                if (j < 0 || j >= h) continue;
+                for (int lane = 0; lane < 32; ++lane)
+                  for (int reg = 0; reg < 2; ++reg) {
+                    const std::uint32_t word = frags[((static_cast<std::size_t>(j) * chunks + c) * 32 + lane) * 2 + reg];
+                    for (int byte = 0; byte < 4; ++byte) {
+                      int k = 0, n = 0;
+                      ch15::mma_b_position(lane, reg, byte, k, n);
+                      B[k][n] = static_cast<int>((word >> (8 * byte)) & 0xFF);
+                    }
+                  }
+                for (int m = 0; m < 16; ++m)
+                  for (int n = 0; n < 8; ++n) {
+                    std::int64_t d = 0;
+                    for (int k = 0; k < 32; ++k) d += A[m][k] * B[k][n];
+                    acc[(static_cast<std::size_t>(kk) * 16 + m) * 8 + n] += d;
+                  }
+              }
+            }
+          }
+          for (int kk = 0; kk < ch15::kTensorRowsPerWarp; ++kk)
+            for (int lane = 0; lane < 32; ++lane)
+              for (int reg = 0; reg < 4; ++reg) {
+                int m = 0, n = 0;
+                ch15::mma_c_position(lane, reg, m, n);
+                const int x = bx + ch15::tensor_c_column(lane, reg), y = by + k0 + kk;
+                if (x >= img.width || y >= img.height) continue;
+                ++checked;
+                wrong += acc[(static_cast<std::size_t>(kk) * 16 + m) * 8 + n] !=
+                         ref[static_cast<std::size_t>(y) * img.width + x].sum_it;
+              }
+        }
+      }
+    }
+    CHECK(checked == img.pixels.size());
+    CHECK(wrong == 0);
+  }
+}
+
+TEST_CASE("the box sums of the fused kernels equal the direct sums") {
+  // Emulates box_sums(): column sums sliding down, then row sums sliding right, per tile.
+  const hb::GrayImage img = random_image(133, 45, hb::test_seed() + 7);
+  for (auto [w, h] : {std::pair{1, 1}, std::pair{4, 7}, std::pair{33, 17}, std::pair{52, 52}}) {
+    INFO("template " << w << " x " << h);
+    const Template t = random_template(w, h, 3);
+    const auto ref = ch15::cpu_sums(img, t, 2);
+    const int words = ch15::dp4a_shape(w).tile_words, rows = ch15::kFusedTileHeight + h - 1;
+    const ch15::FusedLayout layout = ch15::fused_layout(w, h, words);
+    CHECK(layout.box_pitch % 2 == 1);
+    CHECK(layout.box_pitch >= ch15::kFusedTileWidth + w - 1);
+    std::size_t wrong = 0;
+    for (int by = 0; by < img.height; by += ch15::kFusedTileHeight) {
+      for (int bx = 0; bx < img.width; bx += ch15::kFusedTileWidth) {
+        const auto tile = emulate_tile(img, t, bx, by, words, rows);
+        const int columns = ch15::kFusedTileWidth + w - 1;
+        std::vector<std::uint32_t> v1(ch15::kFusedTileHeight * columns), v2(v1.size());
+        for (int u = 0; u < columns; ++u) {
+          std::uint32_t s1 = 0, s2 = 0;
+          for (int j = 0; j < h; ++j) {
+            const std::uint32_t b = tile_byte(tile, words, j, u);
+            s1 += b;
+            s2 += b * b;
+          }
+          for (int k = 0; k < ch15::kFusedTileHeight; ++k) {
+            v1[k * columns + u] = s1;
+            v2[k * columns + u] = s2;
+            if (k + 1 < ch15::kFusedTileHeight) {
+              const std::uint32_t out = tile_byte(tile, words, k, u), in = tile_byte(tile, words, k + h, u);
+              s1 += in - out;
+              s2 += in * in - out * out;
+            }
+          }
+        }
+        for (int k = 0; k < ch15::kFusedTileHeight; ++k) {
+          for (int x0 = 0; x0 < ch15::kFusedTileWidth; x0 += 32) {
+            std::uint32_t h1 = 0, h2 = 0;
+            for (int i = 0; i < w; ++i) h1 += v1[k * columns + x0 + i], h2 += v2[k * columns + x0 + i];
+            for (int m = 0; m < 32; ++m) {
+              const int x = bx + x0 + m, y = by + k;
+              if (x < img.width && y < img.height) {
+                const auto& want = ref[static_cast<std::size_t>(y) * img.width + x];
+                wrong += h1 != want.sum_i || h2 != want.sum_isq;
+              }
+              if (m + 1 < 32) {
+                h1 += v1[k * columns + x0 + m + w] - v1[k * columns + x0 + m];
+                h2 += v2[k * columns + x0 + m + w] - v2[k * columns + x0 + m];
+              }
+            }
+          }
+        }
+      }
+    }
+    CHECK(wrong == 0);
+  }
+}
+
+TEST_CASE("shared memory needs follow listing 15.6 and stay within Hopper's opt-in limit") {
+  // Listing 15.6: rows of wTile + wTemplate - 1 bytes rounded up to 64, blockDim.y +
+  // hTemplate - 1 of them.
+  CHECK(ch15::book_shared_bytes(52, 52) == 128 * 59);
+  CHECK(ch15::book_shared_bytes(1, 1) == 64 * 8);
+  CHECK(ch15::book_shared_bytes(33, 3) == 64 * 10);
+  constexpr std::size_t kHopperOptIn = 227 * 1024;
+  for (int side : {8, 16, 52, 64, 128, 200, 256}) {
+    INFO("template " << side << " x " << side);
+    CHECK(ch15::dp4a_shared_bytes(side, side) <= kHopperOptIn);
+    CHECK(ch15::tensor_shared_bytes(side, side) <= kHopperOptIn);
+  }
+  CHECK(ch15::dp4a_shared_bytes(16, 16) <= 48 * 1024);
+  // A wide template needs more than any block may have: variants 7 and 8 fall back.
+  CHECK(ch15::dp4a_shared_bytes(1000, 16) > kHopperOptIn);
+  CHECK(ch15::tensor_shared_bytes(1000, 16) > kHopperOptIn);
+  CHECK(ch15::book_shared_bytes(1000, 16) <= kHopperOptIn);
+}
+
+TEST_CASE("constant memory holds templates up to its capacity") {
+  CHECK(ch15::kConstantTemplateBytes <= 64 * 1024);
+  CHECK(ch15::fits_constant_memory(random_template(255, 256, 1)));
+  CHECK(ch15::fits_constant_memory(random_template(1020, 64, 1)));
+  CHECK_FALSE(ch15::fits_constant_memory(random_template(673, 97, 1)));
+  CHECK_FALSE(ch15::fits_constant_memory(random_template(256, 256, 1)));
+}
+
+TEST_CASE("FFT sizes are even products of 2 3 5 and 7 at least as large as asked") {
+  for (int n = 1; n <= 5000; ++n) {
+    const int m = ch15::good_fft_size(n);
+    INFO("n " << n << " -> " << m);
+    CHECK(m >= n);
+    CHECK(m % 2 == 0);
+    int r = m;
+    for (int p : {2, 3, 5, 7})
+      while (r % p == 0) r /= p;
+    CHECK(r == 1);
+    for (int k = std::max(n, 2); k < m; ++k) {
+      if (k % 2 != 0) continue;
+      int rr = k;
+      for (int p : {2, 3, 5, 7})
+        while (rr % p == 0) rr /= p;
+      CHECK(rr != 1);
+    }
+    if (n > 400) n += 37;  // fewer checks for larger sizes
+  }
+  CHECK(ch15::good_fft_size(1075) == 1080);
+  CHECK(ch15::good_fft_size(1024) == 1024);
+}
+
+TEST_CASE("every variant in the table has a name and a title and a what-changed paragraph") {
+  std::set<std::string> ids, names;
+  const auto& t = ch15::variants();
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const auto& v = t[i];
+    INFO("variant " << v.id);
+    CHECK(std::string(v.id) == std::to_string(i));
+    CHECK(std::string(v.title).size() > 10);
+    CHECK(std::string(v.changed).size() > 100);
+    CHECK(ids.insert(v.id).second);
+    CHECK(names.insert(v.name).second);
+    CHECK(std::regex_match(std::string(v.name), std::regex("[a-z0-9_]+")));
+    CHECK(v.is_cpu() == (i == 0));
+    CHECK((v.prepare == nullptr) == v.is_cpu());
+    CHECK(std::string(ch15::to_string(v.path)) == v.name);
+  }
+  CHECK(t.size() == 10);
+}
+
+TEST_CASE("each what-changed paragraph starts from the previous variant") {
+  const auto& t = ch15::variants();
+  CHECK(std::string(t[0].changed).rfind("Variant 0 is the reference", 0) == 0);
+  for (std::size_t i = 1; i < t.size(); ++i) {
+    INFO("variant " << t[i].id);
+    const std::string want = std::string("Compared with variant ") + t[i - 1].id + ":";
+    CHECK(std::string(t[i].changed).rfind(want, 0) == 0);
+  }
+}
+
+TEST_CASE("each variant header opens with the table's what-changed paragraph") {
+  for (const auto& v : ch15::variants()) {
+    INFO("header " << v.header());
+    CHECK(first_paragraph(read_text(v.header())) == normalize(v.changed));
+  }
+}
+
+TEST_CASE("the README shows each variant's paragraph and code") {
+  const std::string readme = read_text("README.md");
+  CHECK(readme.rfind("# Chapter 15: Normalized cross-correlation {#ch15_correlation}\n", 0) == 0);
+  const std::string flat = normalize(readme);
+  for (const auto& v : ch15::variants()) {
+    INFO("variant " << v.id);
+    CHECK(flat.find(normalize(v.changed)) != std::string::npos);
+    const std::string file = v.is_cpu() ? "correlation_cpu.cpp" : v.header();
+    CHECK(readme.find("\\snippet ch15_correlation/" + file + " ") != std::string::npos);
+  }
+  // Every snippet names a file of this chapter and a marker that the file has, twice.
+  const std::regex snippet(R"(\\snippet ch15_correlation/(\S+) (\S+))");
+  int count = 0;
+  for (auto it = std::sregex_iterator(readme.begin(), readme.end(), snippet); it != std::sregex_iterator();
+       ++it, ++count) {
+    const std::string file = (*it)[1], marker = (*it)[2];
+    INFO("snippet " << file << " " << marker);
+    const std::string text = read_text(file);
+    const std::string line = "// [" + marker + "]";
+    const auto first = text.find(line);
+    REQUIRE(first != std::string::npos);
+    CHECK(text.find(line, first + 1) != std::string::npos);
+  }
+  CHECK(count >= static_cast<int>(ch15::variants().size()));
+  CHECK(readme.find("<!-- results: filled in after the H200 run -->") != std::string::npos);
+  // Every numbered variant section opens with its what-changed paragraph.
+  for (const auto& v : ch15::variants()) {
+    const std::string header = "### Variant " + std::string(v.id) + ":";
+    const auto at = readme.find(header);
+    INFO("section " << header);
+    REQUIRE(at != std::string::npos);
+    const auto body = readme.find("\n\n", at) + 2;
+    CHECK(normalize(readme.substr(body, std::string(v.changed).size() + 200)).rfind(normalize(v.changed), 0) == 0);
+  }
+}
+
+TEST_CASE("snippet markers come in pairs and never nest") {
+  const std::regex marker(R"(^\s*// \[([a-z0-9-]+)\]\s*$)");
+  const std::regex name(R"(corr[0-9]*-[a-z0-9-]+)");
+  std::vector<std::string> files = {"correlation_cpu.cpp", "corr_common.cuh", "corr_fused.cuh", "corr_peak.cu",
+                                    "coin_scene.cpp"};
+  for (const auto& v : ch15::variants())
+    if (!v.is_cpu()) files.push_back(v.header());
+  for (const auto& file : files) {
+    INFO("file " << file);
+    std::istringstream in(read_text(file));
+    std::string line, open;
+    std::set<std::string> seen;
+    while (std::getline(in, line)) {
+      std::smatch m;
+      if (!std::regex_match(line, m, marker)) continue;
+      const std::string id = m[1];
+      INFO("marker " << id);
+      CHECK(std::regex_match(id, name));
+      if (open.empty()) {
+        CHECK(seen.insert(id).second);
+        open = id;
+      } else {
+        CHECK(id == open);
+        open.clear();
+      }
+    }
+    CHECK(open.empty());
+  }
+}
+
+TEST_CASE("the CMake program list matches the variant table") {
+  const std::string cmake = read_text("CMakeLists.txt");
+  const std::regex pair(R"(\b([0-9]+):(corr_[a-z0-9_]+))");
+  std::vector<std::pair<std::string, std::string>> listed;
+  for (auto it = std::sregex_iterator(cmake.begin(), cmake.end(), pair); it != std::sregex_iterator(); ++it)
+    listed.emplace_back((*it)[1], (*it)[2]);
+  const auto& t = ch15::variants();
+  REQUIRE(listed.size() == t.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    CHECK(listed[i].first == t[i].id);
+    CHECK(listed[i].second == t[i].program());
+  }
+}
+
+TEST_CASE("unknown variant ids are usage errors that list the valid ones") {
+  CHECK(std::string(ch15::find_variant("5").name) == "shared4");
+  CHECK_THROWS_AS(ch15::find_variant("10"), hb::UsageError);
+  CHECK_THROWS_WITH(ch15::find_variant("x"), Catch::Contains("9"));
+  CHECK(ch15::find_variant("9").program() == "corr_fft");
+  CHECK(ch15::find_variant("1").header() == "corr1_tex_tex.cuh");
+}
