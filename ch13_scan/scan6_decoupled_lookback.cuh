@@ -1,0 +1,334 @@
+/// \file
+/// Compared with variant 5c: one pass over the data, beyond the text: the decoupled
+/// look-back of Merrill and Garland (2016). Each block takes the next tile index from a
+/// global counter, loads its tile with 16-byte loads (16 elements per thread), scans it in
+/// registers with warp shuffles, and publishes the tile's total in a status word. Its first
+/// warp then looks back over the status words of the tiles before it, 32 at a time: a
+/// predecessor that has published its inclusive prefix ends the look-back, one that has
+/// published only its total is added and the look-back goes on. The block publishes its own
+/// inclusive prefix and writes its tile: 2N global memory accesses, the minimum, in a
+/// single launch. The block size must be a power of two from 32 to 1024.
+///
+/// Three details make it correct and fast:
+/// - **Tiles in launch order.** Blocks do not scan tile blockIdx.x: each takes a ticket from
+///   a counter when it starts. A block only ever waits for tiles whose blocks started before
+///   it and are therefore running; it never waits for a block that the GPU has not
+///   scheduled yet, which could deadlock. That is all the forward progress we assume.
+/// - **One 64-bit word per tile.** Value (32 bits) and flag (32 bits) are written and read
+///   together by single 64-bit atomic accesses (`cuda::atomic_ref`, relaxed order, device
+///   scope), so no reader can see a flag without its value, and no fence is needed.
+/// - **Epochs instead of clearing.** The flag holds the number of the launch (the epoch)
+///   that wrote it; a status word from an earlier launch reads as "not yet published". The
+///   epoch lives in the high half of the tile counter, so one atomic hands each block its
+///   tile and the current epoch, and the block that takes the last ticket resets the tile
+///   index to 0 and advances the epoch for the next launch. No memset between launches,
+///   which also keeps back-to-back launches (and CUDA graph replays) correct. The host
+///   clears the status words once every 2^31 - 2 launches, before an epoch could repeat.
+#pragma once
+
+#include <cuda/atomic>
+
+#include "block5_shuffle.cuh"
+
+namespace ch13 {
+
+// [scan6-policy]
+/// Tuning of variant 6 and compaction variant 2, as data. Each thread handles
+/// kLookbackItems = 16 elements as four 16-byte vectors; a warp's four loads each cover 512
+/// consecutive bytes. CUB's own tuning for 4-byte scans on sm_90 (cub/device/dispatch/
+/// tuning/tuning_scan.cuh) is 128 threads x 24 items, with a delay of several hundred ns
+/// between polls of a status word; the block-size sweep (`scan --variant 6`) measures ours.
+struct LookbackPolicy {
+  static constexpr int kGroups = kLookbackItems / 4;  ///< 16-byte vectors per thread
+  static constexpr unsigned kFirstSleepNs = 32;      ///< back-off while a predecessor is silent
+  static constexpr unsigned kMaxSleepNs = 512;
+};
+// [scan6-policy]
+
+/// The 16-byte vector of four T.
+template <typename T>
+struct Vec4;
+template <>
+struct Vec4<int> {
+  using type = int4;
+};
+template <>
+struct Vec4<float> {
+  using type = float4;
+};
+
+/// The four elements at in[first, first + 4), zeros past \p n; one 16-byte load when the
+/// vector is whole and kVectorized (in is then 16-byte aligned and first a multiple of 4).
+/// \param in the input
+/// \param first index of the first element
+/// \param n elements in the input
+/// \param v the four elements
+template <typename T, bool kVectorized>
+__device__ __forceinline__ void load4(const T* in, std::size_t first, std::size_t n, T (&v)[4]) {
+  if (kVectorized && first + 4 <= n) {
+    const typename Vec4<T>::type q = *reinterpret_cast<const typename Vec4<T>::type*>(in + first);
+    v[0] = q.x;
+    v[1] = q.y;
+    v[2] = q.z;
+    v[3] = q.w;
+  } else {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) v[j] = first + j < n ? in[first + j] : T(0);
+  }
+}
+
+/// Stores the four elements \p v at out[first, first + 4), only those below \p n.
+/// \param out the output
+/// \param first index of the first element
+/// \param n elements in the output
+/// \param v the four elements
+template <typename T, bool kVectorized>
+__device__ __forceinline__ void store4(T* out, std::size_t first, std::size_t n, const T (&v)[4]) {
+  if (kVectorized && first + 4 <= n) {
+    typename Vec4<T>::type q;
+    q.x = v[0];
+    q.y = v[1];
+    q.z = v[2];
+    q.w = v[3];
+    *reinterpret_cast<typename Vec4<T>::type*>(out + first) = q;
+  } else {
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (first + j < n) out[first + j] = v[j];
+  }
+}
+
+// [scan6-status]
+/// A tile's status word: the value's 32 bits in the high half; in the low half the epoch
+/// shifted left by one, plus 1 if the value is the tile's inclusive prefix (0: only its
+/// aggregate, the sum of its own elements).
+template <typename T>
+__device__ __forceinline__ unsigned long long make_status(T value, unsigned epoch, bool inclusive) {
+  static_assert(sizeof(T) == 4, "status words hold 4-byte values");
+  unsigned bits;
+  memcpy(&bits, &value, 4);
+  return (static_cast<unsigned long long>(bits) << 32) | (epoch << 1) | (inclusive ? 1u : 0u);
+}
+/// The value of a status word.
+template <typename T>
+__device__ __forceinline__ T status_value(unsigned long long word) {
+  const unsigned bits = static_cast<unsigned>(word >> 32);
+  T value;
+  memcpy(&value, &bits, 4);
+  return value;
+}
+/// The epoch of a status word (0 for the words the host cleared).
+__device__ __forceinline__ unsigned status_epoch(unsigned long long word) {
+  return static_cast<unsigned>(word) >> 1;
+}
+/// Whether a status word holds an inclusive prefix.
+__device__ __forceinline__ bool status_inclusive(unsigned long long word) { return (word & 1) != 0; }
+
+using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+// [scan6-status]
+
+// [scan6-ticket]
+/// Takes this block's ticket: the low half is its tile, the high half the launch's epoch.
+/// The block that takes the last ticket (all others have taken theirs) sets the counter
+/// to tile 0 of the next epoch. Called by one thread of the block.
+/// \param counter the look-back counter of the Scratch
+/// \param tiles tiles of this launch
+__device__ __forceinline__ unsigned long long take_ticket(unsigned long long* counter,
+                                                          unsigned tiles) {
+  cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> c(*counter);
+  const unsigned long long ticket = c.fetch_add(1, cuda::memory_order_relaxed);
+  if (static_cast<unsigned>(ticket) == tiles - 1) {
+    c.store(((ticket >> 32) + 1) << 32, cuda::memory_order_relaxed);
+  }
+  return ticket;
+}
+// [scan6-ticket]
+
+// [scan6-lookback]
+/// The decoupled look-back, run by one warp per block: publishes the tile's \p aggregate,
+/// adds up the predecessors' published values back to the nearest inclusive prefix, and
+/// publishes the tile's own inclusive prefix.
+///
+/// Lane l looks at tile (window - l), so one load per lane covers 32 predecessors. The warp
+/// waits (with a short back-off) until all 32 have published something in this epoch,
+/// finds the nearest one with an inclusive prefix (the lowest lane whose flag says so),
+/// sums the values of the lanes up to and including it, and stops there; if none of the 32
+/// had one, it adds all 32 aggregates and moves the window 32 tiles back. Tile 0 publishes
+/// its inclusive prefix at once, so every look-back ends.
+/// \param status the status words of this launch
+/// \param tile this block's tile
+/// \param epoch this launch's epoch
+/// \param aggregate the sum of this tile's elements
+/// \return the sum of all elements before the tile (in every lane)
+/// \pre all 32 lanes of one warp call it.
+template <typename T>
+__device__ T lookback_tile_prefix(unsigned long long* status, unsigned tile, unsigned epoch,
+                                  T aggregate) {
+  const unsigned lane = lane_id();
+  if (lane == 0) StatusRef(status[tile]).store(make_status(aggregate, epoch, tile == 0),
+                                               cuda::memory_order_relaxed);
+  if (tile == 0) return T(0);
+  T prefix = T(0);
+  long long window = static_cast<long long>(tile) - 1;
+  unsigned sleep_ns = LookbackPolicy::kFirstSleepNs;
+  while (true) {
+    const long long predecessor = window - lane;
+    // Lanes past tile 0 read as an inclusive identity; they never count (tile 0 is nearer).
+    unsigned long long word = make_status(T(0), epoch, true);
+    bool ready = true;
+    if (predecessor >= 0) {
+      word = StatusRef(status[predecessor]).load(cuda::memory_order_relaxed);
+      ready = status_epoch(word) == epoch;
+    }
+    while (!__all_sync(kFullMask, ready)) {
+      __nanosleep(sleep_ns);
+      sleep_ns = sleep_ns < LookbackPolicy::kMaxSleepNs ? 2 * sleep_ns : sleep_ns;
+      if (!ready) {
+        word = StatusRef(status[predecessor]).load(cuda::memory_order_relaxed);
+        ready = status_epoch(word) == epoch;
+      }
+    }
+    const unsigned inclusive_lanes = __ballot_sync(kFullMask, status_inclusive(word));
+    const unsigned last = inclusive_lanes != 0 ? __ffs(inclusive_lanes) - 1 : 31;
+    prefix += warp_sum(lane <= last ? status_value<T>(word) : T(0));
+    if (inclusive_lanes != 0) break;
+    window -= 32;
+  }
+  if (lane == 0) StatusRef(status[tile]).store(make_status(prefix + aggregate, epoch, true),
+                                               cuda::memory_order_relaxed);
+  return prefix;
+}
+// [scan6-lookback]
+
+// [scan6-kernel]
+/// The single-pass scan. Warp w of the block handles kLookbackItems x 32 consecutive
+/// elements of the tile as LookbackPolicy::kGroups rows of 128; in row g, lane l holds
+/// elements 4l ... 4l + 3 (one 16-byte load per row, the whole warp reads 512 consecutive
+/// bytes). The scan inside the block needs no shared memory but one word per warp.
+/// \tparam kThreads the block size
+/// \tparam kVectorized whether in and out are 16-byte aligned (else 4-byte loads)
+/// \param in n values
+/// \param out n results (may be \p in)
+/// \param n how many
+/// \param kind inclusive or exclusive
+/// \param status one status word per tile
+/// \param counter the tile counter (tile 0 of the current epoch at launch)
+/// \param tiles ceil(n / (kThreads kLookbackItems)) = gridDim.x
+template <typename T, int kThreads, bool kVectorized>
+__global__ void __launch_bounds__(kThreads)
+    scan6_kernel(const T* in, T* out, std::size_t n, ScanKind kind, unsigned long long* status,
+                 unsigned long long* counter, unsigned tiles) {
+  constexpr int kGroups = LookbackPolicy::kGroups;
+  constexpr int kWarps = kThreads / 32;
+  constexpr std::size_t kTile = std::size_t(kThreads) * kLookbackItems;
+  __shared__ unsigned long long ticket;
+  __shared__ T warp_totals[kWarps];
+  __shared__ T tile_prefix;
+
+  if (threadIdx.x == 0) ticket = take_ticket(counter, tiles);
+  __syncthreads();
+  const unsigned tile = static_cast<unsigned>(ticket);
+  const unsigned epoch = static_cast<unsigned>(ticket >> 32);
+  const unsigned lane = lane_id();
+  const unsigned warp = threadIdx.x / 32;
+  const std::size_t first = tile * kTile + warp * (32 * kLookbackItems) + lane * 4;
+
+  // Load, and scan each 4-element vector in the thread.
+  T v[kGroups][4];
+#pragma unroll
+  for (int g = 0; g < kGroups; ++g) load4<T, kVectorized>(in, first + 128 * g, n, v[g]);
+  T row[kGroups];  // then: the inclusive scan over the lanes of the vectors' totals
+#pragma unroll
+  for (int g = 0; g < kGroups; ++g) {
+    v[g][1] += v[g][0];
+    v[g][2] += v[g][1];
+    v[g][3] += v[g][2];
+    row[g] = v[g][3];
+  }
+  // Scan the vector totals across the warp, all rows at once (independent shuffle chains).
+#pragma unroll
+  for (int offset = 1; offset < 32; offset *= 2) {
+#pragma unroll
+    for (int g = 0; g < kGroups; ++g) {
+      const T up = __shfl_up_sync(kFullMask, row[g], offset);
+      if (lane >= offset) row[g] += up;
+    }
+  }
+  // The rows follow each other: row g starts after the totals of rows 0 .. g-1.
+  T row_base[kGroups];
+  T warp_total = T(0);
+#pragma unroll
+  for (int g = 0; g < kGroups; ++g) {
+    row_base[g] = warp_total;
+    warp_total += __shfl_sync(kFullMask, row[g], 31);
+  }
+  if (lane == 0) warp_totals[warp] = warp_total;
+  __syncthreads();
+  T warp_base = T(0);
+  T aggregate = T(0);
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    const T t = warp_totals[w];
+    if (w < static_cast<int>(warp)) warp_base += t;
+    aggregate += t;
+  }
+
+  // The first warp finds the sum of everything before the tile; the others wait.
+  if (warp == 0) {
+    const T prefix = lookback_tile_prefix(status, tile, epoch, aggregate);
+    if (lane == 0) tile_prefix = prefix;
+  }
+  __syncthreads();
+
+  const T thread_base = tile_prefix + warp_base;
+  const bool inclusive = kind == ScanKind::Inclusive;
+#pragma unroll
+  for (int g = 0; g < kGroups; ++g) {
+    const T base = thread_base + row_base[g] + warp_exclusive_from_inclusive(row[g]);
+    T y[4];
+    y[0] = inclusive ? base + v[g][0] : base;
+    y[1] = base + (inclusive ? v[g][1] : v[g][0]);
+    y[2] = base + (inclusive ? v[g][2] : v[g][1]);
+    y[3] = base + (inclusive ? v[g][3] : v[g][2]);
+    store4<T, kVectorized>(out, first + 128 * g, n, y);
+  }
+}
+// [scan6-kernel]
+
+// [scan6-launch]
+/// One block per tile; the vectorized kernel when both pointers are 16-byte aligned.
+template <typename T, int kThreads>
+void scan6_launch(const T* in, T* out, std::size_t n, ScanKind kind, Scratch& scratch,
+                  cudaStream_t stream) {
+  const std::size_t tiles = ceil_div(n, std::size_t(kThreads) * kLookbackItems);
+  if (tiles > 0x7fffffffu) throw std::logic_error("scan6: too many tiles");
+  unsigned long long* status = scratch.lookback_status(tiles, stream);
+  unsigned long long* counter = scratch.lookback_counter();
+  const unsigned grid = static_cast<unsigned>(tiles);
+  if (aligned16(in) && aligned16(out)) {
+    scan6_kernel<T, kThreads, true><<<grid, kThreads, 0, stream>>>(in, out, n, kind, status,
+                                                                   counter, grid);
+  } else {
+    scan6_kernel<T, kThreads, false><<<grid, kThreads, 0, stream>>>(in, out, n, kind, status,
+                                                                    counter, grid);
+  }
+  HB_CHECK_LAUNCH();
+}
+// [scan6-launch]
+
+template <typename T>
+void scan6_decoupled_lookback(const T* in, T* out, std::size_t n, ScanKind kind, int threads,
+                              Scratch& scratch, cudaStream_t stream) {
+  require_threads("scan variant 6", BlockRule::PowerOfTwoFrom32, threads);
+  if (n == 0) return;
+  switch (threads) {
+    case 32: return scan6_launch<T, 32>(in, out, n, kind, scratch, stream);
+    case 64: return scan6_launch<T, 64>(in, out, n, kind, scratch, stream);
+    case 128: return scan6_launch<T, 128>(in, out, n, kind, scratch, stream);
+    case 256: return scan6_launch<T, 256>(in, out, n, kind, scratch, stream);
+    case 512: return scan6_launch<T, 512>(in, out, n, kind, scratch, stream);
+    default: return scan6_launch<T, 1024>(in, out, n, kind, scratch, stream);
+  }
+}
+
+}  // namespace ch13

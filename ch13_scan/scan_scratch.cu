@@ -1,0 +1,124 @@
+// The caller-owned scratch memory of chapter 13 and the block-size rules.
+#include <algorithm>
+
+#include "hb/error.h"
+#include "scan_launch.h"
+#include "scan_launchers.h"
+
+namespace ch13 {
+
+namespace {
+
+// Puts the look-back into its initial state: every status word cleared (epoch 0, which no
+// launch uses) and the counter at tile 0 of epoch 1.
+__global__ void restart_lookback_kernel(unsigned long long* status, std::size_t words,
+                                        unsigned long long* counter) {
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < words;
+       i += std::size_t(blockDim.x) * gridDim.x) {
+    status[i] = 0;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) *counter = 1ull << 32;
+}
+
+}  // namespace
+
+std::size_t recursion_elements(std::size_t n, std::size_t tile) {
+  std::size_t total = 0;
+  for (std::size_t level = ceil_div(n, tile); n > tile; level = ceil_div(level, tile)) {
+    total += level;
+    n = level;
+  }
+  return total;
+}
+
+Scratch::Scratch(std::size_t max_n) : max_n_(max_n) {
+  int device = 0;
+  HB_CUDA_CHECK(cudaGetDevice(&device));
+  HB_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device));
+  HB_CUDA_CHECK(cudaDeviceGetAttribute(&max_threads_per_sm_,
+                                       cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  // Recursive variants: the totals of every level, for tiles of at least 32 elements.
+  levels_ = hb::DeviceBuffer<unsigned char>(4 * (recursion_elements(max_n, 32) + 64));
+  // Two-level variants: one partial per resident block (at most 32 per SM).
+  max_partials_ = std::size_t(sm_count_) * 32;
+  partials_ = hb::DeviceBuffer<unsigned char>(4 * (max_partials_ + 64));
+  // Look-back: one status word per tile of the smallest tile (32 threads x 16 elements).
+  status_ = hb::DeviceBuffer<unsigned long long>(ceil_div(max_n, 32 * kLookbackItems) + 1);
+  counter_ = hb::DeviceBuffer<unsigned long long>(1);
+  restart_epochs(nullptr);
+  // CUB's temporary storage grows with n, so the size for max_n covers every smaller input.
+  // We clear it once: CUB initializes what it reads, but initcheck then has nothing to say
+  // about look-back polls of tile states CUB's init kernel set in an earlier call.
+  cub_bytes_ = cub_temp_bytes(max_n);
+  cub_ = hb::DeviceBuffer<unsigned char>(cub_bytes_);
+  HB_CUDA_CHECK(cudaMemset(cub_.data(), 0, cub_.bytes()));
+  // Scratch memory for the levels and partials is written before it is read by every
+  // variant; we clear it anyway, so that a bug reads zeros rather than last call's values.
+  HB_CUDA_CHECK(cudaMemset(levels_.data(), 0, levels_.bytes()));
+  HB_CUDA_CHECK(cudaMemset(partials_.data(), 0, partials_.bytes()));
+  HB_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void Scratch::restart_epochs(cudaStream_t stream) {
+  const std::size_t words = status_.size();
+  const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>(ceil_div(words, 256), 1024));
+  restart_lookback_kernel<<<blocks, 256, 0, stream>>>(status_.data(), words, counter_.data());
+  HB_CHECK_LAUNCH();
+  lookback_calls_ = 0;
+}
+
+unsigned long long* Scratch::lookback_status(std::size_t tiles, cudaStream_t stream) {
+  if (tiles > status_.size()) {
+    throw std::logic_error("ch13::Scratch::lookback_status: " + std::to_string(tiles) +
+                           " tiles, room for " + std::to_string(status_.size()) +
+                           " (Scratch built for n = " + std::to_string(max_n_) + ")");
+  }
+  // Launch k (counting from 0 after a restart) runs in epoch k + 1; after epoch_period_
+  // launches we start over before the epoch could outgrow its 31 bits or repeat.
+  if (lookback_calls_ == epoch_period_) restart_epochs(stream);
+  ++lookback_calls_;
+  return status_.data();
+}
+
+void Scratch::set_epoch_period(std::uint32_t calls) {
+  if (calls < 1 || calls > (1u << 31) - 2) throw std::logic_error("epoch period out of range");
+  epoch_period_ = calls;
+}
+
+int Scratch::resident_blocks(int threads) const {
+  const int per_sm = std::min(32, std::max(1, max_threads_per_sm_ / std::max(1, threads)));
+  return sm_count_ * per_sm;
+}
+
+bool accepts(BlockRule rule, int threads) {
+  const bool in_range = threads >= 32 && threads <= 1024;
+  const bool power_of_two = in_range && (threads & (threads - 1)) == 0;
+  switch (rule) {
+    case BlockRule::Library:
+    case BlockRule::Cpu: return true;
+    case BlockRule::MultipleOf32: return in_range && threads % 32 == 0;
+    case BlockRule::PowerOfTwoFrom32: return power_of_two;
+    case BlockRule::PowerOfTwo32To512: return power_of_two && threads <= 512;
+  }
+  return false;
+}
+
+std::string describe(BlockRule rule) {
+  switch (rule) {
+    case BlockRule::Library: return "chosen by the library";
+    case BlockRule::Cpu: return "none (the CPU)";
+    case BlockRule::MultipleOf32: return "a multiple of 32 from 32 to 1024";
+    case BlockRule::PowerOfTwoFrom32: return "a power of two from 32 to 1024";
+    case BlockRule::PowerOfTwo32To512: return "a power of two from 32 to 512";
+  }
+  return "?";
+}
+
+void require_threads(const std::string& variant, BlockRule rule, int threads) {
+  if (!accepts(rule, threads)) {
+    throw hb::UsageError("--threads " + std::to_string(threads) + ": " + variant + " needs " +
+                         describe(rule) + " threads per block");
+  }
+}
+
+}  // namespace ch13

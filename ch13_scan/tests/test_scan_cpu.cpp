@@ -1,0 +1,553 @@
+// Chapter 13 tests that need no GPU: the CPU scans and compaction, the data and the checks,
+// the circuits of section 13.3 and their figures, the variant tables and their agreement
+// with the headers, the README and the CMake program lists, and the block-size checks that
+// every launcher makes before it touches the GPU.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compact0a_cpu.h"
+#include "hb/error.h"
+#include "scan0a_cpu.h"
+#include "scan_check.h"
+#include "scan_launchers.h"
+#include "scan_networks.h"
+#include "scan_variants.h"
+
+namespace {
+
+std::string read_text(const std::string& relative) {
+  const std::string path = std::string(CH13_SOURCE_DIR) + "/" + relative;
+  std::ifstream f(path);
+  INFO("file: " << path);
+  REQUIRE(f.good());
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// Collapses every run of whitespace to one space, so that line breaks do not matter.
+std::string normalize(const std::string& s) {
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      space = true;
+    } else {
+      if (space && !out.empty()) out += ' ';
+      out += c;
+      space = false;
+    }
+  }
+  return out;
+}
+
+// The first paragraph of a header's `/// \file` comment.
+std::string first_paragraph(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, para;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (!inside) {
+      inside = line == "/// \\file";
+      continue;
+    }
+    if (line.rfind("///", 0) != 0 || line == "///") break;
+    para += line.substr(line.size() > 3 && line[3] == ' ' ? 4 : 3) + "\n";
+  }
+  return normalize(para);
+}
+
+// Every row of every table, as the common part.
+std::vector<const ch13::VariantInfo*> all_rows() {
+  std::vector<const ch13::VariantInfo*> rows;
+  for (const auto& v : ch13::scan_variants()) rows.push_back(&v);
+  for (const auto& v : ch13::compact_variants()) rows.push_back(&v);
+  for (const auto& v : ch13::warp_variants()) rows.push_back(&v);
+  for (const auto& v : ch13::block_variants()) rows.push_back(&v);
+  return rows;
+}
+
+// The rows of one table.
+template <typename V>
+std::vector<const ch13::VariantInfo*> rows_of(const std::vector<V>& table) {
+  std::vector<const ch13::VariantInfo*> rows;
+  for (const auto& v : table) rows.push_back(&v);
+  return rows;
+}
+
+// "5c" -> (5, 'c'); "6" -> (6, ' ').
+std::pair<int, char> split_id(const std::string& id) {
+  std::size_t i = 0;
+  while (i < id.size() && std::isdigit(static_cast<unsigned char>(id[i]))) ++i;
+  return {std::stoi(id.substr(0, i)), i < id.size() ? id[i] : ' '};
+}
+
+// Every source file with snippet markers.
+std::vector<std::string> chapter_sources() {
+  std::vector<std::string> files = {"scan_ops.h", "scan_common.cuh", "scan_networks.cpp",
+                                    "warp_scan_sass.cu"};
+  for (const auto* v : all_rows()) files.push_back(v->header());
+  return files;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// The CPU reference (variant 0a).
+
+TEST_CASE("the CPU scans compute listings 13.1 and 13.2") {
+  const std::vector<int> in = {3, 1, 7, 0, 4, 1, 6, 3};
+  std::vector<int> out(in.size());
+  CHECK(ch13::inclusive_scan(out.data(), in.data(), in.size()) == 25);
+  CHECK(out == std::vector<int>{3, 4, 11, 11, 15, 16, 22, 25});
+  CHECK(ch13::exclusive_scan(out.data(), in.data(), in.size()) == 25);
+  CHECK(out == std::vector<int>{0, 3, 4, 11, 11, 15, 16, 22});
+  // Inclusive and exclusive differ by the input (figure 13.1).
+  std::vector<int> inc(in.size()), exc(in.size());
+  ch13::cpu_scan(inc.data(), in.data(), in.size(), ch13::ScanKind::Inclusive);
+  ch13::cpu_scan(exc.data(), in.data(), in.size(), ch13::ScanKind::Exclusive);
+  for (std::size_t i = 0; i < in.size(); ++i) CHECK(inc[i] - exc[i] == in[i]);
+}
+
+TEST_CASE("the CPU scans work in place") {
+  for (auto kind : {ch13::ScanKind::Inclusive, ch13::ScanKind::Exclusive}) {
+    INFO(ch13::kind_name(kind));
+    const std::vector<int> in = ch13::make_ints(10007, 5);
+    std::vector<int> apart(in.size());
+    const int total = ch13::cpu_scan(apart.data(), in.data(), in.size(), kind);
+    std::vector<int> inplace = in;
+    CHECK(ch13::cpu_scan(inplace.data(), inplace.data(), inplace.size(), kind) == total);
+    CHECK(inplace == apart);
+    const std::vector<float> f = ch13::make_floats(1001, 5, ch13::FloatData::Uniform);
+    std::vector<float> fa(f.size()), fi = f;
+    ch13::cpu_scan(fa.data(), f.data(), f.size(), kind);
+    ch13::cpu_scan(fi.data(), fi.data(), fi.size(), kind);
+    CHECK(fi == fa);
+  }
+}
+
+TEST_CASE("the CPU scans of an empty array return zero and write nothing") {
+  int out = 42;
+  const int in = 7;
+  CHECK(ch13::inclusive_scan(&out, &in, 0) == 0);
+  CHECK(ch13::exclusive_scan(&out, &in, 0) == 0);
+  CHECK(out == 42);
+}
+
+TEST_CASE("the segmented CPU scan restarts at every segment") {
+  const std::vector<int> in(10, 1);
+  std::vector<int> out(in.size());
+  ch13::cpu_segmented_scan(out.data(), in.data(), in.size(), 4, ch13::ScanKind::Inclusive);
+  CHECK(out == std::vector<int>{1, 2, 3, 4, 1, 2, 3, 4, 1, 2});
+  ch13::cpu_segmented_scan(out.data(), in.data(), in.size(), 4, ch13::ScanKind::Exclusive);
+  CHECK(out == std::vector<int>{0, 1, 2, 3, 0, 1, 2, 3, 0, 1});
+}
+
+TEST_CASE("the CPU compaction keeps the odd elements in order and works in place") {
+  std::vector<int> in = {-3, -2, 0, 1, 4, 5, 7, INT_MIN, INT_MAX, 8};
+  std::vector<int> out(in.size(), 99);
+  const std::size_t count = ch13::cpu_compact(out.data(), in.data(), in.size(), ch13::IsOdd{});
+  REQUIRE(count == 5);
+  CHECK(std::vector<int>(out.begin(), out.begin() + 5) == std::vector<int>{-3, 1, 5, 7, INT_MAX});
+  CHECK(out[5] == 99);
+  CHECK(ch13::cpu_compact(in.data(), in.data(), in.size(), ch13::IsOdd{}) == 5);
+  CHECK(std::vector<int>(in.begin(), in.begin() + 5) == std::vector<int>{-3, 1, 5, 7, INT_MAX});
+  CHECK(ch13::reference_compact(ch13::make_ints(1000, 1), 1000).selected.size() > 400);
+}
+
+// ---------------------------------------------------------------------------------------
+// Data and checks.
+
+TEST_CASE("integer inputs keep every prefix sum far inside int32") {
+  const std::size_t n = std::size_t(1) << 22;
+  const auto in = ch13::make_ints(n, 20261122);
+  long long lo = 0, hi = 0;
+  for (int x : in) {
+    REQUIRE(x >= -1000);
+    REQUIRE(x <= 1000);
+  }
+  for (long long p : ch13::reference_scan(in, ch13::ScanKind::Inclusive)) {
+    lo = std::min(lo, p);
+    hi = std::max(hi, p);
+  }
+  CHECK(hi < (1LL << 24));
+  CHECK(lo > -(1LL << 24));
+}
+
+TEST_CASE("grid float inputs scan exactly in float in any order") {
+  const std::size_t n = std::size_t(1) << 20;
+  const auto f = ch13::make_floats(n, 3, ch13::FloatData::Grid);
+  for (float x : f) REQUIRE(x * 256.0f == std::floor(x * 256.0f));
+  std::vector<float> forward(n);
+  ch13::inclusive_scan(forward.data(), f.data(), n);
+  const auto want = ch13::reference_scan(f, ch13::ScanKind::Inclusive);
+  CHECK(ch13::compare_scan(forward.data(), want.data(), nullptr, n, 0.0).ok);
+  // Pairwise (tree) order gives the same floats.
+  std::vector<float> tree(f);
+  for (std::size_t d = 1; d < n; d *= 2)
+    for (std::size_t i = n; i-- > d;) tree[i] += tree[i - d];  // Hillis-Steele in place, right to left
+  CHECK(ch13::compare_scan(tree.data(), want.data(), nullptr, n, 0.0).ok);
+}
+
+TEST_CASE("the float bound grows with n and accepts rounding but not a missing element") {
+  CHECK(ch13::float_scan_gamma(1 << 20) > ch13::float_scan_gamma(1 << 10));
+  CHECK(ch13::float_scan_gamma(1) > 0.0);
+  CHECK(ch13::float_scan_gamma(std::size_t(1) << 26) < 0.02);
+  const std::size_t n = 100000;
+  const auto f = ch13::make_floats(n, 9, ch13::FloatData::Uniform);
+  std::vector<float> got(n);
+  ch13::inclusive_scan(got.data(), f.data(), n);  // float sums: rounded
+  const auto want = ch13::reference_scan(f, ch13::ScanKind::Inclusive);
+  const auto scale = ch13::reference_abs_scan(f, ch13::ScanKind::Inclusive);
+  const double gamma = ch13::float_scan_gamma(n);
+  CHECK(ch13::compare_scan(got.data(), want.data(), scale.data(), n, gamma).ok);
+  // Dropping one element early shifts every later prefix by it: far outside the bound there.
+  std::vector<float> shifted(n);
+  std::vector<float> missing = f;
+  missing[10] = 0.0f;
+  ch13::inclusive_scan(shifted.data(), missing.data(), n);
+  const auto r = ch13::compare_scan(shifted.data(), want.data(), scale.data(), 200, gamma);
+  CHECK_FALSE(r.ok);
+  CHECK(r.report.find("[10]") != std::string::npos);
+  CHECK(ch13::compare_scan(shifted.data(), want.data(), nullptr, n, 0.0).mismatches > 0);
+}
+
+TEST_CASE("integer comparisons report the first and last mismatches") {
+  std::vector<int> got(1000, 0);
+  const std::vector<long long> want(1000, 0);
+  for (int i : {3, 500, 501, 502, 503, 504, 505, 506, 507, 508, 990, 999}) got[i] = i;
+  const auto r = ch13::compare_scan(got.data(), want.data(), got.size());
+  CHECK_FALSE(r.ok);
+  CHECK(r.mismatches == 12);
+  CHECK(r.report.find("[504]") == std::string::npos);  // the middle is left out
+  CHECK(r.report.find("[3] got 3, want 0") != std::string::npos);
+  CHECK(r.report.find("[999]") != std::string::npos);
+  CHECK(r.report.find("...") != std::string::npos);
+  CHECK(ch13::compare_scan(got.data(), want.data(), 3).ok);
+}
+
+// ---------------------------------------------------------------------------------------
+// The circuits of section 13.3.
+
+TEST_CASE("every circuit computes a scan at every power-of-two width up to 256") {
+  for (int n = 1; n <= 256; n *= 2) {
+    for (const ch13::Network& net :
+         {ch13::serial_network(n), ch13::brent_kung_network(n), ch13::sklansky_network(n),
+          ch13::kogge_stone_network(n)}) {
+      INFO(net.title << " with " << n << " inputs");
+      const ch13::NetworkStats s = ch13::analyze(net);
+      CHECK(s.is_scan);
+      CHECK(s.error.empty());
+    }
+    INFO("Blelloch with " << n << " inputs");
+    CHECK(ch13::blelloch_stats(n).is_scan);
+  }
+  CHECK(ch13::analyze(ch13::serial_network(13)).is_scan);  // the serial one takes any width
+}
+
+TEST_CASE("circuit depths and operation counts for 8 and 16 inputs match the known formulas") {
+  struct Want {
+    ch13::Network net;
+    int depth, ops, fanout;
+  };
+  const std::vector<Want> want = {
+      {ch13::serial_network(8), 7, 7, 2},       {ch13::serial_network(16), 15, 15, 2},
+      {ch13::brent_kung_network(8), 5, 11, 2},  {ch13::brent_kung_network(16), 7, 26, 2},
+      {ch13::sklansky_network(8), 3, 12, 5},    {ch13::sklansky_network(16), 4, 32, 9},
+      {ch13::kogge_stone_network(8), 3, 17, 2}, {ch13::kogge_stone_network(16), 4, 49, 2},
+  };
+  for (const Want& w : want) {
+    INFO(w.net.title << " with " << w.net.n << " inputs");
+    const ch13::NetworkStats s = ch13::analyze(w.net);
+    CHECK(s.depth == w.depth);
+    CHECK(s.ops == w.ops);
+    CHECK(s.max_fanout == w.fanout);
+  }
+  // The formulas of the complexity table, for every width up to 1024.
+  for (int n = 2, k = 1; n <= 1024; n *= 2, ++k) {
+    INFO("n = " << n);
+    CHECK(ch13::analyze(ch13::brent_kung_network(n)).ops == 2 * n - 2 - k);
+    CHECK(ch13::analyze(ch13::brent_kung_network(n)).depth == 2 * k - 1);
+    CHECK(ch13::analyze(ch13::sklansky_network(n)).ops == n / 2 * k);
+    CHECK(ch13::analyze(ch13::sklansky_network(n)).max_fanout == n / 2 + 1);
+    CHECK(ch13::analyze(ch13::kogge_stone_network(n)).ops == n * k - n + 1);
+    CHECK(ch13::analyze(ch13::kogge_stone_network(n)).depth == k);
+    CHECK(ch13::blelloch_stats(n).ops == 2 * (n - 1));
+    CHECK(ch13::blelloch_stats(n).steps == 2 * k);
+  }
+}
+
+TEST_CASE("a circuit that adds ranges that do not meet is not a scan") {
+  ch13::Network broken = ch13::kogge_stone_network(8);
+  broken.ops.back().source -= 1;  // the last operation reaches one wire too far
+  const ch13::NetworkStats s = ch13::analyze(broken);
+  CHECK_FALSE(s.is_scan);
+  CHECK(s.error.find("not adjacent") != std::string::npos);
+  ch13::Network short_of_ops = ch13::brent_kung_network(8);
+  short_of_ops.ops.pop_back();
+  CHECK_FALSE(ch13::analyze(short_of_ops).is_scan);
+  const ch13::Network twice{"twice", "twice", 3, {{1, 1, 0}, {1, 2, 1}, {1, 2, 0}}};
+  CHECK(ch13::analyze(twice).error.find("written twice") != std::string::npos);
+}
+
+TEST_CASE("the spine of the 16-input Brent-Kung circuit is its up-sweep") {
+  const ch13::Network net = ch13::brent_kung_network(16);
+  const std::vector<bool> spine = ch13::spine_ops(net);
+  int count = 0;
+  for (std::size_t k = 0; k < net.ops.size(); ++k) {
+    if (!spine[k]) continue;
+    ++count;
+    CHECK(net.ops[k].level <= 4);  // no operation of the down-sweep
+  }
+  CHECK(count == 15);
+  const std::vector<bool> left = ch13::left_half_ops(ch13::sklansky_network(16));
+  CHECK(std::count(left.begin(), left.end(), true) == 12);  // the 8-input Sklansky circuit
+}
+
+TEST_CASE("the committed figures are what the circuit builders draw") {
+  const auto figures = ch13::chapter_figures();
+  CHECK(figures.size() == 9);
+  for (const ch13::Figure& f : figures) {
+    INFO("figure " << f.name << " (regenerate: scan_networks --figures ch13_scan/figures)");
+    CHECK(read_text("figures/" + f.name + ".dot") == f.dot);
+    CHECK(read_text("figures/" + f.name + ".md") == f.doxygen());
+    CHECK(f.dot.find("digraph") == 0);
+    CHECK(f.caption.find('"') == std::string::npos);
+  }
+}
+
+TEST_CASE("the README shows every figure and the complexity table") {
+  const std::string readme = read_text("README.md");
+  for (const ch13::Figure& f : ch13::chapter_figures()) {
+    INFO("figure " << f.name);
+    CHECK(readme.find("\\includedoc ch13_scan/figures/" + f.name + ".md") != std::string::npos);
+  }
+  INFO("complexity table (scan_networks --markdown):\n" << ch13::complexity_table_markdown());
+  CHECK(readme.find(ch13::complexity_table_markdown()) != std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------
+// The variant tables.
+
+TEST_CASE("every variant in every table has a name and a title and a what-changed paragraph") {
+  for (const auto* v : all_rows()) {
+    INFO(v->label());
+    CHECK(std::string(v->name).size() > 0);
+    CHECK(std::string(v->title).size() > 10);
+    CHECK(std::string(v->changed).size() > 80);
+    CHECK(std::regex_match(std::string(v->name), std::regex("[a-z0-9_]+")));
+    if (v->impl == ch13::Impl::Ours) CHECK(v->accepts_threads(v->default_threads));
+  }
+  for (const auto& rows : {rows_of(ch13::scan_variants()), rows_of(ch13::compact_variants()),
+                           rows_of(ch13::warp_variants()), rows_of(ch13::block_variants())}) {
+    std::set<std::string> ids, names;
+    for (const auto* v : rows) {
+      CHECK(ids.insert(v->id).second);
+      CHECK(names.insert(v->name).second);
+    }
+  }
+  for (const auto& v : ch13::scan_variants()) {
+    CHECK((v.impl == ch13::Impl::Cpu) == (v.launch_int == nullptr));
+    CHECK((v.impl == ch13::Impl::Cpu) == (v.launch_float == nullptr));
+  }
+  for (const auto& v : ch13::compact_variants()) CHECK((v.impl == ch13::Impl::Cpu) == (v.launch == nullptr));
+}
+
+TEST_CASE("variant ids follow the order of the text") {
+  for (const auto& rows : {rows_of(ch13::scan_variants()), rows_of(ch13::compact_variants()),
+                           rows_of(ch13::warp_variants()), rows_of(ch13::block_variants())}) {
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      INFO(rows[i - 1]->label() << " before " << rows[i]->id);
+      const auto a = split_id(rows[i - 1]->id);
+      const auto b = split_id(rows[i]->id);
+      const bool next_number = b.first == a.first + 1 && (b.second == ' ' || b.second == 'a');
+      const bool next_letter = b.first == a.first && a.second != ' ' && b.second == a.second + 1;
+      CHECK((next_number || next_letter));
+    }
+  }
+  CHECK(std::string(ch13::scan_variants().front().id) == "0a");
+  CHECK(ch13::scan_variants().front().impl == ch13::Impl::Cpu);
+  CHECK(ch13::find_scan_variant("0b").impl == ch13::Impl::Library);
+  CHECK(ch13::compact_variants().front().impl == ch13::Impl::Cpu);
+  CHECK(ch13::find_compact_variant("0b").impl == ch13::Impl::Library);
+  CHECK(ch13::warp_variants().front().impl == ch13::Impl::Library);
+  CHECK(ch13::block_variants().front().impl == ch13::Impl::Library);
+}
+
+TEST_CASE("each what-changed paragraph starts from the previous variant") {
+  for (const auto& rows : {rows_of(ch13::scan_variants()), rows_of(ch13::compact_variants()),
+                           rows_of(ch13::warp_variants()), rows_of(ch13::block_variants())}) {
+    const std::string first = rows[0]->changed;
+    CHECK(first.rfind(std::string("Variant ") + rows[0]->id + " is the reference", 0) == 0);
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      INFO(rows[i]->label());
+      const std::string want = std::string("Compared with variant ") + rows[i - 1]->id + ":";
+      CHECK(std::string(rows[i]->changed).rfind(want, 0) == 0);
+    }
+  }
+}
+
+TEST_CASE("each variant header opens with the table's what-changed paragraph") {
+  for (const auto* v : all_rows()) {
+    INFO("header " << v->header());
+    CHECK(first_paragraph(read_text(v->header())) == normalize(v->changed));
+  }
+}
+
+TEST_CASE("the README shows each variant's paragraph and code") {
+  const std::string readme = read_text("README.md");
+  CHECK(readme.rfind("# Chapter 13: Scan {#ch13_scan}\n", 0) == 0);
+  const std::string flat = normalize(readme);
+  for (const auto* v : all_rows()) {
+    INFO(v->label());
+    CHECK(flat.find(normalize(v->changed)) != std::string::npos);
+    CHECK(readme.find("\\snippet ch13_scan/" + v->header() + " ") != std::string::npos);
+  }
+  // Every snippet names a file of this chapter and a marker that the file has, twice.
+  const std::regex snippet(R"(\\snippet ch13_scan/(\S+) (\S+))");
+  int count = 0;
+  for (auto it = std::sregex_iterator(readme.begin(), readme.end(), snippet);
+       it != std::sregex_iterator(); ++it, ++count) {
+    const std::string file = (*it)[1], marker = (*it)[2];
+    INFO("snippet " << file << " " << marker);
+    const std::string text = read_text(file);
+    const std::string line = "// [" + marker + "]";
+    const auto first = text.find(line);
+    REQUIRE(first != std::string::npos);
+    CHECK(text.find(line, first + 1) != std::string::npos);
+  }
+  CHECK(count >= static_cast<int>(all_rows().size()));
+  CHECK(readme.find("<!-- results: filled in after the H200 run -->") != std::string::npos);
+}
+
+TEST_CASE("snippet markers come in pairs and never nest") {
+  const std::regex marker(R"(^\s*// \[([a-z0-9-]+)\]\s*$)");
+  for (const auto& file : chapter_sources()) {
+    INFO("file " << file);
+    std::istringstream in(read_text(file));
+    std::string line, open;
+    std::set<std::string> seen;
+    while (std::getline(in, line)) {
+      std::smatch m;
+      if (!std::regex_match(line, m, marker)) continue;
+      const std::string id = m[1];
+      INFO("marker " << id);
+      if (open.empty()) {
+        CHECK(seen.insert(id).second);  // each marker names one region
+        open = id;
+      } else {
+        CHECK(id == open);  // the open region must close before another opens
+        open.clear();
+      }
+    }
+    CHECK(open.empty());
+  }
+}
+
+TEST_CASE("the CMake program lists match the scan and compaction tables") {
+  const std::string cmake = read_text("CMakeLists.txt");
+  for (const auto& [prefix, rows] :
+       std::vector<std::pair<std::string, std::vector<const ch13::VariantInfo*>>>{
+           {"scan", rows_of(ch13::scan_variants())}, {"compact", rows_of(ch13::compact_variants())}}) {
+    const std::regex pair("\\b([0-9]+[a-z]?):(" + prefix + "[0-9][0-9a-z_]*)");
+    std::vector<std::pair<std::string, std::string>> listed;
+    for (auto it = std::sregex_iterator(cmake.begin(), cmake.end(), pair);
+         it != std::sregex_iterator(); ++it)
+      listed.emplace_back((*it)[1], (*it)[2]);
+    INFO("table " << prefix);
+    REQUIRE(listed.size() == rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      CHECK(listed[i].first == rows[i]->id);
+      CHECK(listed[i].second == rows[i]->program());
+    }
+  }
+}
+
+TEST_CASE("block-size rules accept exactly the sizes they describe") {
+  using ch13::BlockRule;
+  for (int t = -1; t <= 1100; ++t) {
+    INFO("threads " << t);
+    const bool range = t >= 32 && t <= 1024;
+    const bool pow2 = range && (t & (t - 1)) == 0;
+    CHECK(ch13::accepts(BlockRule::MultipleOf32, t) == (range && t % 32 == 0));
+    CHECK(ch13::accepts(BlockRule::PowerOfTwoFrom32, t) == pow2);
+    CHECK(ch13::accepts(BlockRule::PowerOfTwo32To512, t) == (pow2 && t <= 512));
+  }
+  CHECK(ch13::describe(BlockRule::PowerOfTwoFrom32).find("power of two") != std::string::npos);
+}
+
+TEST_CASE("launchers reject block sizes their variant does not accept before touching the GPU") {
+  ch13::Scratch empty;  // no device memory: a launcher that got past its check would fail
+  const std::vector<int> bad = {-5, 0, 1, 16, 31, 33, 48, 96, 100, 1000, 1023, 1025, 2048};
+  for (const auto& v : ch13::scan_variants()) {
+    if (v.impl != ch13::Impl::Ours) continue;
+    for (int t : bad) {
+      if (v.accepts_threads(t)) continue;
+      INFO(v.label() << ", threads " << t);
+      CHECK_THROWS_AS(v.launch_int(nullptr, nullptr, 1000, ch13::ScanKind::Inclusive, t, empty, nullptr),
+                      hb::UsageError);
+      CHECK_THROWS_AS(v.launch_float(nullptr, nullptr, 1000, ch13::ScanKind::Exclusive, t, empty, nullptr),
+                      hb::UsageError);
+    }
+  }
+  for (const auto& v : ch13::compact_variants()) {
+    if (v.impl != ch13::Impl::Ours) continue;
+    for (int t : bad) {
+      if (v.accepts_threads(t)) continue;
+      INFO(v.label() << ", threads " << t);
+      CHECK_THROWS_AS(v.launch(nullptr, nullptr, 1000, nullptr, t, empty, nullptr), hb::UsageError);
+    }
+  }
+  for (const auto& table : {ch13::warp_variants(), ch13::block_variants()}) {
+    for (const auto& v : table) {
+      for (int t : bad) {
+        if (v.accepts_threads(t)) continue;
+        INFO(v.label() << ", threads " << t);
+        CHECK_THROWS_AS(v.launch_int(nullptr, nullptr, 1000, ch13::ScanKind::Inclusive, t, 1, nullptr),
+                        hb::UsageError);
+      }
+    }
+  }
+  CHECK_THROWS_WITH(ch13::find_scan_variant("6").launch_int(nullptr, nullptr, 10, ch13::ScanKind::Inclusive,
+                                                           96, empty, nullptr),
+                    Catch::Contains("scan variant 6") && Catch::Contains("power of two"));
+}
+
+TEST_CASE("unknown variant ids are usage errors that list the valid ones") {
+  CHECK(std::string(ch13::find_scan_variant("5c").name) == "two_level_shuffle");
+  CHECK_THROWS_AS(ch13::find_scan_variant("7"), hb::UsageError);
+  CHECK_THROWS_WITH(ch13::find_scan_variant("5d"), Catch::Contains("0a, 0b, 1"));
+  CHECK_THROWS_AS(ch13::find_compact_variant(""), hb::UsageError);
+  CHECK_THROWS_WITH(ch13::find_compact_variant("3"), Catch::Contains("compaction"));
+}
+
+TEST_CASE("program and header names are built from table and id and name") {
+  CHECK(ch13::find_scan_variant("3").program() == "scan3_scan_then_fan");
+  CHECK(ch13::find_scan_variant("0a").header() == "scan0a_cpu.h");
+  CHECK(ch13::find_scan_variant("6").header() == "scan6_decoupled_lookback.cuh");
+  CHECK(ch13::find_compact_variant("2").program() == "compact2_decoupled_lookback");
+  CHECK(ch13::warp_variants()[4].header() == "warp4_shuffle.cuh");
+  CHECK(ch13::block_variants()[2].segment(128) == 256);
+  CHECK(ch13::warp_variants()[1].segment(128) == 32);
+}
+
+TEST_CASE("the recursive variants reserve room for every level") {
+  CHECK(ch13::recursion_elements(0, 32) == 0);
+  CHECK(ch13::recursion_elements(32, 32) == 0);
+  CHECK(ch13::recursion_elements(33, 32) == 2);
+  CHECK(ch13::recursion_elements(100, 32) == 4);
+  CHECK(ch13::recursion_elements(2000, 32) == 63 + 2);
+  CHECK(ch13::recursion_elements(std::size_t(1) << 30, 1024) == (1u << 20) + (1u << 10));
+  for (std::size_t n : {std::size_t(1) << 20, (std::size_t(1) << 26) + 5, std::size_t(1) << 30})
+    CHECK(ch13::recursion_elements(n, 32) <= n / 31 + 64);  // what Scratch reserves
+}
