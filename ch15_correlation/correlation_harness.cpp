@@ -376,8 +376,10 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
     report.fact("image", describe_image(p));
     report.fact("template", describe_template(p.tmpl));
     Reference ref;
-    if (!opt.no_check) ref = compute_reference(p.image, p.tmpl);
-    report.fact("CPU threads", std::to_string(ref.threads));
+    if (!opt.no_check) {
+      ref = compute_reference(p.image, p.tmpl);
+      report.fact("CPU threads", std::to_string(ref.threads));
+    }
     add_rate_facts(report, opt);
     Bench bench(p.image);
     bench.set_template(p.tmpl);
@@ -511,6 +513,7 @@ int driver_main(int argc, char** argv) {
     std::vector<const Variant*> chosen;
     for (const auto& v : variants())
       if (!v.is_cpu() && (opt.variant < 0 || opt.variant == std::stoi(v.id))) chosen.push_back(&v);
+    if (sweep && chosen.empty()) throw hb::UsageError("--sweep measures GPU variants; --variant 0 has none");
     const bool gpu_needed = !only_neighbourhood && !chosen.empty();
     hb::DeviceInfo dev;
     if (gpu_needed) {

@@ -101,6 +101,9 @@ Workspace::Workspace(const hb::GrayImage& image) : width_(image.width), height_(
   HB_CUDA_CHECK(cudaMemcpy2D(rows_.data(), pitch_, image.pixels.data(), static_cast<std::size_t>(width_),
                              static_cast<std::size_t>(width_), static_cast<std::size_t>(height_),
                              cudaMemcpyHostToDevice));
+  // A copy from pageable memory may return before its data has landed, and the launches that
+  // read it run in non-blocking streams, which do not wait for the default stream.
+  HB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void Workspace::set_template(const Template& tmpl) {
@@ -108,6 +111,7 @@ void Workspace::set_template(const Template& tmpl) {
   if (tmpl.pixels.size() != static_cast<std::size_t>(tmpl.width) * tmpl.height)
     throw std::logic_error("ch15::Workspace::set_template: pixel count does not match the size");
   template_ = TextureImage(tmpl.pixels.data(), tmpl.width, tmpl.height);
+  HB_CUDA_CHECK(cudaDeviceSynchronize());  // see the constructor
   tmpl_ = tmpl;
   static std::uint64_t next_id = 0;
   static std::mutex id_mutex;

@@ -279,6 +279,7 @@ TEST_CASE("the GPU peak finder returns the first largest value and ignores NaN",
   const auto peak_of = [&](const std::vector<float>& host, int width) {
     hb::DeviceBuffer<float> d(host.size());
     HB_CUDA_CHECK(cudaMemcpy(d.data(), host.data(), d.bytes(), cudaMemcpyHostToDevice));
+    HB_CUDA_CHECK(cudaDeviceSynchronize());  // the search runs in a non-blocking stream
     return ch15::gpu_peak(d.data(), width, host.size(), scratch.data(), stream);
   };
   ch15::Peak p = peak_of({-3.0f, -1.0f, -2.0f}, 3);
