@@ -59,7 +59,8 @@ if [ "$sanitize" = 1 ]; then
 fi
 
 # Benchmarks: "<csv name>|<program and arguments>" (programs not built are skipped). Each
-# writes its table as CSV, which docs/results/ keeps.
+# writes its table as CSV, which docs/results/ keeps. Programs run in the folder of the CSV
+# files, so a picture a program writes (e.g. --image ch14_bodies.pgm) lands beside its table.
 benchmarks=(
   "handbook_info|common/handbook_info --n 1G --iters 20"
   "ch11_summary|ch11_streaming/streaming --n 128M --iters 10"
@@ -69,6 +70,10 @@ benchmarks=(
   "ch12_size_sweep|ch12_reduction/reduction --sweep sizes --iters 50"
   "extras_histogram|extras_histogram/histogram --n 256M --iters 20"
   "extras_histogram_64m|extras_histogram/histogram --iters 20"
+  "ch14_table14_4|ch14_nbody/nbody --steps 400 --image ch14_bodies.pgm"
+  "ch14_table14_1|ch14_nbody/nbody --unroll-sweep gpu_aos"
+  "ch14_table14_2|ch14_nbody/nbody --unroll-sweep gpu_shared"
+  "ch14_blocked_sweep|ch14_nbody/nbody --unroll-sweep gpu_blocked"
 )
 if [ -n "$bench" ]; then
   for entry in "${benchmarks[@]}"; do
@@ -76,9 +81,10 @@ if [ -n "$bench" ]; then
     read -r program args <<<"${entry#*|}"
     echo "$name" | grep -Eq "$bench" || continue
     [ -x "build-gpu/$program" ] || continue
+    exe=$root/build-gpu/$program
     step "benchmark $name: $program $args"
     # shellcheck disable=SC2086
-    if ! build-gpu/$program $args --csv >"$logs/results/$name.csv" 2>"$logs/results/$name.err"; then
+    if ! (cd "$logs/results" && "$exe" $args --csv >"$name.csv" 2>"$name.err"); then
       echo "FAILED: $program $args"; cat "$logs/results/$name.err"; status=1
     fi
     cat "$logs/results/$name.csv"

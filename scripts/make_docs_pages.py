@@ -6,6 +6,8 @@
     in with `\\includedoc <name>.md`.
   * docs/plots/<name>.gp    -> <out>/<name>.svg : gnuplot scripts get `results` (the folder of
     the CSV files) and `out` (the SVG to write). Pages show it with `\\image html <name>.svg`.
+  * docs/results/<name>.pgm -> <out>/<name>.png : pictures programs wrote (browsers do not
+    show PGM). Pages show them with `\\image html <name>.png`.
   * <out>/pages/chapter_map.md : the map of the chapters that exist, as a Graphviz graph.
 
 Only the Python standard library is used.
@@ -14,8 +16,10 @@ import argparse
 import csv
 import pathlib
 import re
+import struct
 import subprocess
 import sys
+import zlib
 
 # What each chapter builds on, beyond the common layer and the platform measurements.
 BUILDS_ON = {
@@ -73,6 +77,38 @@ def csv_to_markdown(path: pathlib.Path) -> str:
     return "\n".join(out)
 
 
+def pgm_to_png(pgm: pathlib.Path, png: pathlib.Path) -> None:
+    """Binary (P5) 8-bit PGM to an 8-bit gray-scale PNG, with the standard library alone."""
+    data = pgm.read_bytes()
+    fields, pos = [], 2
+    if data[:2] != b"P5":
+        raise SystemExit(f"{pgm}: only binary PGM (P5) is converted")
+    while len(fields) < 3:
+        while data[pos:pos + 1].isspace() or data[pos:pos + 1] == b"#":
+            if data[pos:pos + 1] == b"#":
+                pos = data.index(b"\n", pos)
+            pos += 1
+        end = pos
+        while data[end:end + 1].isdigit():
+            end += 1
+        fields.append(int(data[pos:end]))
+        pos = end
+    width, height, maxval = fields
+    if maxval > 255:
+        raise SystemExit(f"{pgm}: 16-bit PGM is not converted")
+    pixels = data[pos + 1:pos + 1 + width * height]
+    if len(pixels) != width * height:
+        raise SystemExit(f"{pgm}: truncated pixel data")
+    rows = b"".join(b"\x00" + pixels[y * width:(y + 1) * width] for y in range(height))
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" +
+                    chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)) +
+                    chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
+
+
 def chapter_map(source: pathlib.Path, chapters: list[str]) -> str:
     present = []
     for ch in chapters:
@@ -116,6 +152,8 @@ def main() -> int:
     results = a.source / "docs" / "results"
     for path in sorted(results.glob("*.csv")):
         (a.out / (path.stem + ".md")).write_text(csv_to_markdown(path))
+    for path in sorted(results.glob("*.pgm")):
+        pgm_to_png(path, a.out / (path.stem + ".png"))
     for script in sorted((a.source / "docs" / "plots").glob("*.gp")):
         svg = a.out / (script.stem + ".svg")
         cmd = [a.gnuplot, "-e", f"results='{results}'; out='{svg}'", str(script)]
