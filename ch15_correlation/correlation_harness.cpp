@@ -338,7 +338,7 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
                        ". Correlates a template with an image (default: a generated coin scene "
                        "and one of its coins), checks the result against the CPU and prints the "
                        "rate in Mpix/s and G template-pixels/s.";
-    spec.n_unit = "(not used: the image sets the size)";
+    spec.n_unit = "pixels; not used here, the image sets the size";
     hb::Cli cli(spec);
     ProblemOptions po;
     add_problem_options(cli.app(), po);
@@ -480,7 +480,7 @@ int driver_main(int argc, char** argv) {
         "(section 15.2) and every variant's rate in Mpix/s and G template-pixels/s (15.7); with "
         "--sweep, the rate against the template size (figure 15.6). Use --padWidth 1024 "
         "--padHeight 1024 for measurements.";
-    spec.n_unit = "(not used: the image sets the size)";
+    spec.n_unit = "pixels; not used here, the image sets the size";
     spec.variants = static_cast<int>(variants().size());
     hb::Cli cli(spec);
     ProblemOptions po;
@@ -505,6 +505,8 @@ int driver_main(int argc, char** argv) {
     reject_n(cli);
     note_given_options(cli.app(), po);
     if (sweep && only_neighbourhood) throw hb::UsageError("--sweep and --neighbourhood: choose one");
+    if (sweep && !po.output.empty())
+      throw hb::UsageError("--output writes the coefficients of one template, not of a --sweep");
     const hb::CommonOptions& opt = cli.options();
     const Problem p = make_problem(po, opt.seed);
     check_writable(po.output);
@@ -533,6 +535,7 @@ int driver_main(int argc, char** argv) {
         hb::Report nb(columns);
         nb.fact("program", std::string(program) + " (neighbourhood of the template, section 15.2)");
         nb.fact("command", cli.command_line());
+        nb.fact("date", hb::today_utc());
         nb.fact("image", describe_image(p));
         nb.fact("template", describe_template(p.tmpl));
         nb.fact("centre", "output (" + std::to_string(cx) + ", " + std::to_string(cy) +
@@ -546,6 +549,7 @@ int driver_main(int argc, char** argv) {
         nb.print(std::cout, opt.csv);
         if (!only_neighbourhood) std::cout << '\n';
       }
+      std::vector<float> picture = to_float(ref.coefficients);
       if (!only_neighbourhood) {
         hb::Report r(rate_columns());
         r.fact("program", program);
@@ -558,7 +562,6 @@ int driver_main(int argc, char** argv) {
         add_rate_facts(r, opt);
         const std::size_t pixels = p.image.pixels.size(), tpix = p.tmpl.pixels.size();
         r.row(cpu_row(variants().front(), ref, pixels, tpix));
-        std::vector<float> picture = to_float(ref.coefficients);
         if (gpu_needed) {
           Bench bench(p.image);
           bench.set_template(p.tmpl);
@@ -577,8 +580,8 @@ int driver_main(int argc, char** argv) {
                     << ref.peak.x << ", " << ref.peak.y << "); the template was cut at (" << p.tmpl.x
                     << ", " << p.tmpl.y << "), so it matches itself at (" << cx << ", " << cy << ").\n";
         }
-        write_picture(po.output, picture, p.image.width, p.image.height);
       }
+      write_picture(po.output, picture, p.image.width, p.image.height);
     }
     if (!failures.empty()) {
       std::string msg = std::to_string(failures.size()) + " variant(s) differ from the CPU: ";

@@ -1,6 +1,6 @@
 # Chapter 15, figure 15.2: the coefficients of the default template over the coin scene,
 # after the log transform (bright: strong match). Reads docs/results/ch15_correlation.pgm
-# (normalized_cross_correlation --variant 8 --output ...), a binary PGM without comments.
+# (normalized_cross_correlation --variant 8 --output ch15_correlation.pgm), a binary PGM without comments.
 file = results.'/ch15_correlation.pgm'
 dims = system(sprintf("awk 'NR==2 {print $1, $2; exit}' '%s'", file))
 w = word(dims, 1) + 0
