@@ -1,5 +1,7 @@
 #include "nbody_harness.h"
 
+#include "hb/bandwidth.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -247,7 +249,7 @@ void add_facts(hb::Report& r, const std::string& program, const Options& opt,
     r.fact("compute capability", dev->compute_capability());
     r.fact("SMs", std::to_string(dev->sm_count));
     r.fact("SM clock (MHz)", std::to_string(dev->clock_khz / 1000));
-    r.fact("driver", hb::cuda_version_text(dev->driver_version));
+    r.fact("driver", hb::driver_version_text());
     r.fact("CUDA runtime", hb::cuda_version_text(dev->runtime_version));
     r.fact("FP32 issue bound (1e9 interactions/s)",
            hb::fixed(issue_bound(*dev) / 1e9, 1) + " = SMs x 128 lanes x clock / 13 instructions");

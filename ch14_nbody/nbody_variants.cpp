@@ -155,15 +155,17 @@ const std::vector<Variant>& variants() {
 }
 // [nbody-variant-table]
 
-const Variant& find_variant(const std::string& text) {
+// The text is a string_view, not a const std::string&: GCC 13 warns (-Wdangling-reference)
+// when a function returning a reference is called with a temporary std::string.
+const Variant& find_variant(std::string_view text) {
   const auto& all = variants();
   if (!text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); })) {
-    const unsigned long id = std::stoul(text.substr(0, 9));
+    const unsigned long id = std::stoul(std::string(text.substr(0, 9)));
     if (id < all.size()) return all[id];
   }
   for (const auto& v : all)
     if (text == v.name || text == v.program()) return v;
-  throw hb::UsageError("unknown variant '" + text + "' (expected an id 0-" +
+  throw hb::UsageError("unknown variant '" + std::string(text) + "' (expected an id 0-" +
                        std::to_string(all.size() - 1) + " or one of: " + variant_names() + ")");
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nbody12_gpu_multi.h"
@@ -53,7 +54,7 @@ const std::vector<Variant>& variants();
 
 /// The variant named \p text ("gpu_shared", "nbody_gpu_shared" or "7"); throws
 /// hb::UsageError listing the valid names.
-const Variant& find_variant(const std::string& text);
+const Variant& find_variant(std::string_view text);
 
 /// "cpu_aos, cpu_soa, ..." for messages and --help.
 std::string variant_names();
