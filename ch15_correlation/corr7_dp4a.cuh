@@ -109,6 +109,8 @@ void prepare7_dp4a(Workspace& ws, cudaStream_t stream) {
   if (p.words.size() * 4 < packed.size()) p.words = hb::DeviceBuffer<uint4>(packed.size() / 4);
   HB_CUDA_CHECK(cudaMemcpyAsync(p.words.data(), packed.data(), packed.size() * sizeof(std::uint32_t),
                                 cudaMemcpyHostToDevice, stream));
+  // The copy reads a local vector; wait for it (preparation is not timed).
+  HB_CUDA_CHECK(cudaStreamSynchronize(stream));
   p.words_per_band = shape.words_per_band;
   p.bands = shape.bands;
   p.template_id = ws.template_id();

@@ -130,6 +130,7 @@ void prepare8_tensor(Workspace& ws, cudaStream_t stream) {
   if (p.fragments.size() * 2 < packed.size()) p.fragments = hb::DeviceBuffer<uint2>(packed.size() / 2);
   HB_CUDA_CHECK(cudaMemcpyAsync(p.fragments.data(), packed.data(),
                                 packed.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice, stream));
+  HB_CUDA_CHECK(cudaStreamSynchronize(stream));  // the copy reads a local vector
   p.chunks = chunks;
   p.template_id = ws.template_id();
 }

@@ -113,6 +113,20 @@ TEST_CASE("every variant is bit exact on random images with the issue's template
   }
 }
 
+TEST_CASE("every variant is bit exact on an image of more than 2^24 pixels", "[gpu]") {
+  hb::select_device(0);
+  if (hb::under_sanitizer()) {
+    WARN("left out under the sanitizer: 16.8 million outputs per launch are too slow there");
+    return;
+  }
+  // 4100 x 4099 pixels: grids of hundreds of blocks in y, indices beyond 2^24, and sizes
+  // that are multiples of no tile.
+  const hb::GrayImage img = random_image(4100, 4099, hb::test_seed() + 9);
+  ch15::Bench bench(img);
+  const Template t = ch15::cut_template(img, 4100 - 9, 2000, 9, 7);
+  check_every_variant(bench, img, t, describe(img, t));
+}
+
 TEST_CASE("templates wider than a warp and of odd sizes are bit exact", "[gpu]") {
   hb::select_device(0);
   const bool small = hb::under_sanitizer();
