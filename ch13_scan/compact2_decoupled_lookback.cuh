@@ -44,12 +44,11 @@ __global__ void __launch_bounds__(kThreads)
   const std::size_t first = tile * kTile + warp * (32 * kLookbackItems) + lane * 4;
 
   int v[kGroups][4];
+  load_tile<int, kVectorized>(in, first, n, (tile + 1) * kTile <= n, v);  // zeros are even
   int row[kGroups];  // odd elements per vector, then their inclusive scan over the lanes
 #pragma unroll
-  for (int g = 0; g < kGroups; ++g) {
-    load4<int, kVectorized>(in, first + 128 * g, n, v[g]);  // zeros past n are even
+  for (int g = 0; g < kGroups; ++g)
     row[g] = IsOdd{}(v[g][0]) + IsOdd{}(v[g][1]) + IsOdd{}(v[g][2]) + IsOdd{}(v[g][3]);
-  }
 #pragma unroll
   for (int offset = 1; offset < 32; offset *= 2) {
 #pragma unroll

@@ -57,46 +57,71 @@ struct Vec4<float> {
   using type = float4;
 };
 
-/// The four elements at in[first, first + 4), zeros past \p n; one 16-byte load when the
-/// vector is whole and kVectorized (in is then 16-byte aligned and first a multiple of 4).
+// [scan6-load]
+/// A thread's kGroups vectors of four elements, vector g at in[first + 128 g, ... + 4). For
+/// a whole tile (\p whole, the same for the whole block) and aligned data these are kGroups
+/// 16-byte loads issued back to back; the last tile, or unaligned data, loads element by
+/// element, with zeros past \p n.
 /// \param in the input
-/// \param first index of the first element
+/// \param first index of the thread's first element
 /// \param n elements in the input
-/// \param v the four elements
-template <typename T, bool kVectorized>
-__device__ __forceinline__ void load4(const T* in, std::size_t first, std::size_t n, T (&v)[4]) {
-  if (kVectorized && first + 4 <= n) {
-    const typename Vec4<T>::type q = *reinterpret_cast<const typename Vec4<T>::type*>(in + first);
-    v[0] = q.x;
-    v[1] = q.y;
-    v[2] = q.z;
-    v[3] = q.w;
+/// \param whole whether the block's tile lies entirely below n
+/// \param v the elements
+template <typename T, bool kVectorized, int kGroups>
+__device__ __forceinline__ void load_tile(const T* in, std::size_t first, std::size_t n, bool whole,
+                                          T (&v)[kGroups][4]) {
+  using V = typename Vec4<T>::type;
+  if (kVectorized && whole) {
+#pragma unroll
+    for (int g = 0; g < kGroups; ++g) {
+      const V q = *reinterpret_cast<const V*>(in + first + 128 * g);
+      v[g][0] = q.x;
+      v[g][1] = q.y;
+      v[g][2] = q.z;
+      v[g][3] = q.w;
+    }
   } else {
 #pragma unroll
-    for (int j = 0; j < 4; ++j) v[j] = first + j < n ? in[first + j] : T(0);
+    for (int g = 0; g < kGroups; ++g)
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const std::size_t i = first + 128 * g + j;
+        v[g][j] = i < n ? in[i] : T(0);
+      }
   }
 }
 
-/// Stores the four elements \p v at out[first, first + 4), only those below \p n.
+/// Stores what load_tile loaded, to the same places (only those below \p n).
 /// \param out the output
-/// \param first index of the first element
+/// \param first index of the thread's first element
 /// \param n elements in the output
-/// \param v the four elements
-template <typename T, bool kVectorized>
-__device__ __forceinline__ void store4(T* out, std::size_t first, std::size_t n, const T (&v)[4]) {
-  if (kVectorized && first + 4 <= n) {
-    typename Vec4<T>::type q;
-    q.x = v[0];
-    q.y = v[1];
-    q.z = v[2];
-    q.w = v[3];
-    *reinterpret_cast<typename Vec4<T>::type*>(out + first) = q;
+/// \param whole whether the block's tile lies entirely below n
+/// \param y the elements
+template <typename T, bool kVectorized, int kGroups>
+__device__ __forceinline__ void store_tile(T* out, std::size_t first, std::size_t n, bool whole,
+                                           const T (&y)[kGroups][4]) {
+  using V = typename Vec4<T>::type;
+  if (kVectorized && whole) {
+#pragma unroll
+    for (int g = 0; g < kGroups; ++g) {
+      V q;
+      q.x = y[g][0];
+      q.y = y[g][1];
+      q.z = y[g][2];
+      q.w = y[g][3];
+      *reinterpret_cast<V*>(out + first + 128 * g) = q;
+    }
   } else {
 #pragma unroll
-    for (int j = 0; j < 4; ++j)
-      if (first + j < n) out[first + j] = v[j];
+    for (int g = 0; g < kGroups; ++g)
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const std::size_t i = first + 128 * g + j;
+        if (i < n) out[i] = y[g][j];
+      }
   }
 }
+// [scan6-load]
 
 // [scan6-status]
 /// A tile's status word: the value's 32 bits in the high half; in the low half the epoch
@@ -232,11 +257,11 @@ __global__ void __launch_bounds__(kThreads)
   const unsigned lane = lane_id();
   const unsigned warp = threadIdx.x / 32;
   const std::size_t first = tile * kTile + warp * (32 * kLookbackItems) + lane * 4;
+  const bool whole = (tile + 1) * kTile <= n;
 
   // Load, and scan each 4-element vector in the thread.
   T v[kGroups][4];
-#pragma unroll
-  for (int g = 0; g < kGroups; ++g) load4<T, kVectorized>(in, first + 128 * g, n, v[g]);
+  load_tile<T, kVectorized>(in, first, n, whole, v);
   T row[kGroups];  // then: the inclusive scan over the lanes of the vectors' totals
 #pragma unroll
   for (int g = 0; g < kGroups; ++g) {
@@ -282,16 +307,16 @@ __global__ void __launch_bounds__(kThreads)
 
   const T thread_base = tile_prefix + warp_base;
   const bool inclusive = kind == ScanKind::Inclusive;
+  T y[kGroups][4];
 #pragma unroll
   for (int g = 0; g < kGroups; ++g) {
     const T base = thread_base + row_base[g] + warp_exclusive_from_inclusive(row[g]);
-    T y[4];
-    y[0] = inclusive ? base + v[g][0] : base;
-    y[1] = base + (inclusive ? v[g][1] : v[g][0]);
-    y[2] = base + (inclusive ? v[g][2] : v[g][1]);
-    y[3] = base + (inclusive ? v[g][3] : v[g][2]);
-    store4<T, kVectorized>(out, first + 128 * g, n, y);
+    y[g][0] = inclusive ? base + v[g][0] : base;
+    y[g][1] = base + (inclusive ? v[g][1] : v[g][0]);
+    y[g][2] = base + (inclusive ? v[g][2] : v[g][1]);
+    y[g][3] = base + (inclusive ? v[g][3] : v[g][2]);
   }
+  store_tile<T, kVectorized>(out, first, n, whole, y);
 }
 // [scan6-kernel]
 

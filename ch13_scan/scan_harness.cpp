@@ -515,7 +515,7 @@ const std::vector<int> kBlockSizes = {32, 64, 128, 256, 512, 1024};
 template <typename Variant, typename Measure>
 void block_sweep(hb::Report& r, const std::vector<Variant>& rows, Measure measure,
                  std::map<std::string, int>& best, std::vector<std::string>& failures,
-                 double reference_rate, bool elements) {
+                 double reference_rate, double copy_rate, bool elements) {
   for (const auto& v : rows) {
     std::vector<std::string> cells = {v.id, v.title};
     double top = 0.0;
@@ -549,6 +549,7 @@ void block_sweep(hb::Report& r, const std::vector<Variant>& rows, Measure measur
     cells.push_back(hb::fixed(top, 1));
     cells.push_back(top_threads > 0 ? std::to_string(top_threads) : "-");
     cells.push_back(percent(top, reference_rate > 0 ? reference_rate : top));
+    if (copy_rate > 0) cells.push_back(percent(top, copy_rate));
     Measurement summary;
     summary.ok = ok;
     summary.checked = checked;
@@ -667,7 +668,7 @@ int scan_driver_main(int argc, char** argv) {
     const bool do_threads = sweep != "sizes";
     const bool do_sizes = sweep != "threads";
     const std::size_t largest =
-        std::max(do_threads ? opt.n : 0, do_sizes ? std::size_t(1) << max_log2 : 0);
+        std::max(opt.n, do_sizes ? std::size_t(1) << max_log2 : 0);
     const ElementType type = parse_type(flags.type);
     const ScanKind kind = flags.kind();
     auto bench = ScanBench::create(largest, type, kind, opt.seed, opt.iters, !opt.no_check);
@@ -690,11 +691,14 @@ int scan_driver_main(int argc, char** argv) {
                                      "timed calls");
     };
 
-    if (do_threads) {
+    // The block-size sweep; the size sweep runs each variant at the best block size found
+    // here, so a size sweep on its own measures (without printing) the block sizes first.
+    {
       const std::size_t n = opt.n;
       std::vector<std::string> cols = {"id", "variant"};
       for (int t : kBlockSizes) cols.push_back(std::to_string(t) + " GB/s");
-      for (const char* c : {"best GB/s", "best threads", "% of CUB", "check"}) cols.push_back(c);
+      for (const char* c : {"best GB/s", "best threads", "% of CUB", "% of copy", "check"})
+        cols.push_back(c);
       hb::Report r(cols);
       facts(r, "scan (block-size sweep)", n);
       const double copy = bench->copy_gbs(n);
@@ -702,9 +706,11 @@ int scan_driver_main(int argc, char** argv) {
       const Measurement cub = bench->measure(find_scan_variant("0b"), 0, n);
       block_sweep(
           r, rows, [&](const ScanVariant& v, int t) { return bench->measure(v, t, n); }, best,
-          failures, cub.gbs, false);
-      r.print(std::cout, opt.csv);
-      if (do_sizes) std::cout << '\n';
+          failures, cub.gbs, copy, false);
+      if (do_threads) {
+        r.print(std::cout, opt.csv);
+        if (do_sizes) std::cout << '\n';
+      }
     }
 
     if (do_sizes) {
@@ -713,7 +719,7 @@ int scan_driver_main(int argc, char** argv) {
       facts(r, "scan (size sweep)", largest);
       r.fact("sizes", "2^10 .. 2^" + std::to_string(max_log2) +
                           " elements, prefixes of one input; each variant at its best block "
-                          "size of the block-size sweep (or its default)");
+                          "size of the block-size sweep at n = " + std::to_string(opt.n));
       for (int k = 10; k <= max_log2; ++k) {
         const std::size_t n = std::size_t(1) << k;
         double cub_us = 0.0;
@@ -771,7 +777,7 @@ int compact_driver_main(int argc, char** argv) {
     const bool do_threads = sweep != "sizes";
     const bool do_sizes = sweep != "threads";
     const std::size_t largest =
-        std::max(do_threads ? opt.n : 0, do_sizes ? std::size_t(1) << max_log2 : 0);
+        std::max(opt.n, do_sizes ? std::size_t(1) << max_log2 : 0);
     auto bench = CompactBench::create(largest, opt.seed, opt.iters, !opt.no_check);
     std::vector<CompactVariant> rows;
     for (const auto& v : compact_variants())
@@ -791,7 +797,7 @@ int compact_driver_main(int argc, char** argv) {
                                    : "count and every selected element exact against the CPU");
     };
 
-    if (do_threads) {
+    {  // the block-size sweep (measured for the size sweep too, printed only when asked)
       const std::size_t n = opt.n;
       std::vector<std::string> cols = {"id", "variant"};
       for (int t : kBlockSizes) cols.push_back(std::to_string(t) + " G elements/s");
@@ -802,9 +808,11 @@ int compact_driver_main(int argc, char** argv) {
       const Measurement cub = bench->measure(find_compact_variant("0b"), 0, n);
       block_sweep(
           r, rows, [&](const CompactVariant& v, int t) { return bench->measure(v, t, n); }, best,
-          failures, cub.gelems, true);
-      r.print(std::cout, opt.csv);
-      if (do_sizes) std::cout << '\n';
+          failures, cub.gelems, 0.0, true);
+      if (do_threads) {
+        r.print(std::cout, opt.csv);
+        if (do_sizes) std::cout << '\n';
+      }
     }
 
     if (do_sizes) {
@@ -813,7 +821,7 @@ int compact_driver_main(int argc, char** argv) {
       facts(r, "compact (size sweep)", largest);
       r.fact("sizes", "2^10 .. 2^" + std::to_string(max_log2) +
                           " elements, prefixes of one input; each variant at its best block "
-                          "size of the block-size sweep (or its default)");
+                          "size of the block-size sweep at n = " + std::to_string(opt.n));
       for (int k = 10; k <= max_log2; ++k) {
         const std::size_t n = std::size_t(1) << k;
         double cub_us = 0.0;

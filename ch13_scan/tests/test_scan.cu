@@ -276,31 +276,41 @@ TEST_CASE("the single-pass kernels give the right answers in 100 back-to-back ca
     ch13::Scratch scratch(max_n);
     scratch.set_epoch_period(period);
     hb::Stream stream;
+    // Every output is allocated (and the counts cleared) before the first call, so that
+    // nothing between the calls synchronizes.
     std::vector<hb::DeviceBuffer<int>> int_out;
     std::vector<hb::DeviceBuffer<float>> float_out;
+    for (int i = 0; i < calls; ++i) {
+      if (i % 3 == 1) {
+        float_out.emplace_back(ns[i % ns.size()] + 1);
+      } else {
+        int_out.emplace_back(ns[i % ns.size()] + 1);
+      }
+    }
     hb::DeviceBuffer<int> counts(calls);
+    HB_CUDA_CHECK(cudaMemset(counts.data(), 0, counts.bytes()));
+    HB_CUDA_CHECK(cudaDeviceSynchronize());
+    std::size_t next_int = 0, next_float = 0;
     for (int i = 0; i < calls; ++i) {
       const std::size_t n = ns[i % ns.size()];
       const int threads = (i / 3) % 2 == 0 ? 256 : 64;
       switch (i % 3) {
         case 0:
-          int_out.emplace_back(n + 1);
-          ch13::scan6_decoupled_lookback(d_ints.data(), int_out.back().data(), n, ScanKind::Inclusive,
-                                         threads, scratch, stream);
+          ch13::scan6_decoupled_lookback(d_ints.data(), int_out[next_int++].data(), n,
+                                         ScanKind::Inclusive, threads, scratch, stream);
           break;
         case 1:
-          float_out.emplace_back(n + 1);
-          ch13::scan6_decoupled_lookback(d_floats.data(), float_out.back().data(), n,
+          ch13::scan6_decoupled_lookback(d_floats.data(), float_out[next_float++].data(), n,
                                          ScanKind::Exclusive, threads, scratch, stream);
           break;
         default:
-          int_out.emplace_back(n + 1);
-          ch13::compact2_decoupled_lookback(d_ints.data(), int_out.back().data(), n,
+          ch13::compact2_decoupled_lookback(d_ints.data(), int_out[next_int++].data(), n,
                                             counts.data() + i, threads, scratch, stream);
       }
     }
     const std::vector<int> count = from_device(counts.data(), calls, stream);
-    std::size_t next_int = 0, next_float = 0;
+    next_int = 0;
+    next_float = 0;
     for (int i = 0; i < calls; ++i) {
       const std::size_t n = ns[i % ns.size()];
       INFO("call " << i << " (" << (i % 3 == 0 ? "int scan" : i % 3 == 1 ? "float exclusive scan" : "compaction")
