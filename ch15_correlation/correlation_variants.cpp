@@ -73,10 +73,11 @@ const std::vector<Variant>& variants() {
     {"6", "shared_fixed", "template size known at compile time (15.7)",
      "Compared with variant 5: the template's width and height become template "
      "parameters of the kernel (section 15.7), so the compiler knows every loop "
-     "bound: it unrolls the rows completely, computes every shared-memory and "
-     "constant-memory offset at compile time, and keeps no loop counters. The book "
-     "specialized 8 x 8; we compile 8 x 8, 16 x 16 and the default 52 x 52. Any "
-     "other size runs variant 5's kernel (the result says so).",
+     "bound: it unrolls each row of the template completely (small templates "
+     "entirely), computes the shared-memory and constant-memory offsets at compile "
+     "time, and keeps fewer loop counters. The book specialized 8 x 8; we compile 8 "
+     "x 8, 16 x 16 and the default 52 x 52. Any other size runs variant 5's kernel "
+     "(the result says so).",
      corr6_shared_fixed, prepare_constant_template, Path::SharedFixed},
     {"7", "dp4a", "packed byte dot products, box sums (beyond the text)",
      "Compared with variant 6: two changes beyond the text. First, \\f$\\sum I\\f$ and "
