@@ -136,7 +136,7 @@ bool extra_rows(const Variant& v, hb::Report& report, std::size_t n, int threads
   auto to_device = [&](const auto& host) {
     using T = typename std::decay_t<decltype(host)>::value_type;
     hb::DeviceBuffer<T> d(host.size());
-    HB_CUDA_CHECK(cudaMemcpy(d.data(), host.data(), d.bytes(), cudaMemcpyHostToDevice));
+    hb::copy_to_device(d.data(), host.data(), d.bytes());
     return d;
   };
   if (id == "10e") {
@@ -242,7 +242,7 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
     const std::size_t n = opt.n;
     const std::vector<int> host = make_input(n, opt.seed);
     hb::DeviceBuffer<int> d_in(n);
-    HB_CUDA_CHECK(cudaMemcpy(d_in.data(), host.data(), d_in.bytes(), cudaMemcpyHostToDevice));
+    hb::copy_to_device(d_in.data(), host.data(), d_in.bytes());
     hb::DeviceBuffer<long long> d_out(1);
     Scratch scratch(n);
     hb::Stream stream;
@@ -316,7 +316,7 @@ int driver_main(int argc, char** argv) {
                                          do_sizes ? std::size_t(1) << max_log2 : 0);
     const std::vector<int> host = make_input(largest, opt.seed);
     hb::DeviceBuffer<int> d_in(largest);
-    HB_CUDA_CHECK(cudaMemcpy(d_in.data(), host.data(), d_in.bytes(), cudaMemcpyHostToDevice));
+    hb::copy_to_device(d_in.data(), host.data(), d_in.bytes());
     hb::DeviceBuffer<long long> d_out(1);
     Scratch scratch(largest);
     hb::Stream stream;

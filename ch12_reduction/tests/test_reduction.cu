@@ -93,7 +93,7 @@ struct Input {
   hb::DeviceBuffer<int> device;
   explicit Input(std::vector<int> h) : host(std::move(h)), device(host.size()) {
     if (!host.empty())
-      HB_CUDA_CHECK(cudaMemcpy(device.data(), host.data(), device.bytes(), cudaMemcpyHostToDevice));
+      hb::copy_to_device(device.data(), host.data(), device.bytes());
   }
 };
 
@@ -101,7 +101,7 @@ template <typename T>
 hb::DeviceBuffer<T> to_device(const std::vector<T>& host) {
   hb::DeviceBuffer<T> d(host.size());
   if (!host.empty())
-    HB_CUDA_CHECK(cudaMemcpy(d.data(), host.data(), d.bytes(), cudaMemcpyHostToDevice));
+    hb::copy_to_device(d.data(), host.data(), d.bytes());
   return d;
 }
 

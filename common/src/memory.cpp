@@ -64,6 +64,12 @@ float Event::elapsed_since(const Event& start) const {
   return ms;
 }
 
+void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes) {
+  if (bytes == 0) return;
+  HB_CUDA_CHECK(cudaMemcpy(device_dst, host_src, bytes, cudaMemcpyHostToDevice));
+  HB_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+}
+
 void poison(void* device_ptr, std::size_t bytes, unsigned char value, cudaStream_t stream) {
   if (bytes == 0) return;
   HB_CUDA_CHECK(cudaMemsetAsync(device_ptr, value, bytes, stream));

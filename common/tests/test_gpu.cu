@@ -44,6 +44,31 @@ TEST_CASE("device buffers round-trip data and move without double frees", "[gpu]
   CHECK(empty.data() == nullptr);
 }
 
+__global__ void add_one(const int* in, int* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] + 1;
+}
+
+TEST_CASE("copy_to_device has landed before work on a non-blocking stream starts", "[gpu]") {
+  hb::select_device(0);
+  // Large enough that a staged pageable copy would still be in flight when the kernel starts.
+  const int n = 1 << 24;
+  const auto in = hb::uniform_vector<int>(n, 3, -1000, 1000);
+  hb::DeviceBuffer<int> d_in(n), d_out(n);
+  hb::poison(d_in.data(), d_in.bytes());
+  HB_CUDA_CHECK(cudaDeviceSynchronize());
+  hb::Stream s;
+  hb::copy_to_device(d_in.data(), in.data(), d_in.bytes());
+  add_one<<<(n + 255) / 256, 256, 0, s>>>(d_in.data(), d_out.data(), n);
+  HB_CHECK_LAUNCH();
+  std::vector<int> got(n), want(n);
+  HB_CUDA_CHECK(cudaMemcpyAsync(got.data(), d_out.data(), d_out.bytes(), cudaMemcpyDeviceToHost, s));
+  s.synchronize();
+  for (int i = 0; i < n; ++i) want[i] = in[i] + 1;
+  CHECK(hb::compare_exact(got.data(), want.data(), got.size()).ok);
+  hb::copy_to_device(d_in.data(), in.data(), 0);  // nothing to copy is fine
+}
+
 TEST_CASE("poisoned outputs expose elements a kernel did not write", "[gpu]") {
   hb::select_device(0);
   const int n = 1000;

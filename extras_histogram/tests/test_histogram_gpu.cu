@@ -45,7 +45,7 @@ struct Bench {
 
   void load(const std::vector<std::uint8_t>& data) {
     if (!data.empty())
-      HB_CUDA_CHECK(cudaMemcpy(in.data(), data.data(), data.size(), cudaMemcpyHostToDevice));
+      hb::copy_to_device(in.data(), data.data(), data.size());
   }
   // Poisons the bins with \p poison bytes, runs \p launch on the first n bytes, returns the bins.
   histo::Bins run(histo::Launcher launch, std::size_t n, unsigned char poison = 0xA5) {

@@ -139,6 +139,12 @@ class Event {
   cudaEvent_t e_ = nullptr;
 };
 
+/// Copies \p bytes from host memory to device memory and returns only when they have landed.
+/// Use it instead of a bare cudaMemcpy before work on an hb::Stream: cudaMemcpy from pageable
+/// memory may return once the data is staged, before the copy to the device has finished, and
+/// hb::Stream is non-blocking, so it does not wait for the legacy stream that copy runs in.
+void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes);
+
 /// Fills device memory with a byte pattern ("poison") so that an element a kernel forgets
 /// to write is caught by the check.
 void poison(void* device_ptr, std::size_t bytes, unsigned char value = 0xA5,
