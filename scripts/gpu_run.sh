@@ -74,6 +74,12 @@ benchmarks=(
   "ch14_table14_1|ch14_nbody/nbody --unroll-sweep gpu_aos"
   "ch14_table14_2|ch14_nbody/nbody --unroll-sweep gpu_shared"
   "ch14_blocked_sweep|ch14_nbody/nbody --unroll-sweep gpu_blocked"
+  "ch15_neighbourhood|ch15_correlation/normalized_cross_correlation --neighbourhood"
+  "ch15_rates_52|ch15_correlation/normalized_cross_correlation --padWidth 1024 --padHeight 1024 --iters 20"
+  "ch15_rates_16|ch15_correlation/normalized_cross_correlation --padWidth 1024 --padHeight 1024 --wTemplate 16 --hTemplate 16 --iters 20"
+  "ch15_rates_8|ch15_correlation/normalized_cross_correlation --padWidth 1024 --padHeight 1024 --wTemplate 8 --hTemplate 8 --iters 20"
+  "ch15_sweep|ch15_correlation/normalized_cross_correlation --padWidth 1024 --padHeight 1024 --sweep --iters 10"
+  "ch15_default_scene|ch15_correlation/normalized_cross_correlation --variant 8 --iters 20 --write-input ch15_scene.pgm --output ch15_correlation.pgm"
 )
 if [ -n "$bench" ]; then
   for entry in "${benchmarks[@]}"; do
