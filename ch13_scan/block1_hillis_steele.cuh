@@ -1,6 +1,6 @@
 /// \file
 /// Compared with variant 0: the Hillis-Steele scan of a block in shared memory with two
-/// buffers (first blog post): log2(blockDim) steps; in each, every thread reads from one
+/// buffers (the scan post): log2(blockDim) steps; in each, every thread reads from one
 /// buffer and writes the other, so no thread overwrites a value another still has to read,
 /// and one barrier per step suffices.
 #pragma once

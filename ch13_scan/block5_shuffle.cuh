@@ -1,17 +1,18 @@
 /// \file
 /// Compared with variant 4: the block scan built on warp shuffles (listing 13.18): each warp
-/// scans its values in registers, one warp scans the warps' totals with shuffles, and shared
-/// memory holds only 32 totals.
+/// scans its values in registers with listing 13.17's predicated shuffle, one warp scans the
+/// warps' totals the same way, and shared memory holds only 32 totals.
 #pragma once
 
-#include "warp4_shuffle.cuh"
+#include "warp5_shuffle_ptx.cuh"
 
 namespace ch13 {
 
 // [block5-scan]
 /// Listing 13.18 (scanBlockShuffle): the scan of one value per thread over the block. Each
-/// warp scans with shuffles, lane 31 leaves the warp's total in shared memory, warp 0 scans
-/// the totals with shuffles, and each warp adds the totals of the warps before it. The book
+/// warp scans with listing 13.17's shuffles (warp variant 5), lane 31 leaves the warp's
+/// total in shared memory, warp 0 scans the totals the same way, and each warp adds the
+/// totals of the warps before it. The book
 /// let lanes past the last warp read uninitialized shared memory (harmless for the result,
 /// but not for initcheck); they read the identity here.
 /// \param x this thread's value
@@ -23,12 +24,12 @@ __device__ BlockScanResult<T> scan_block_shuffle(T x, T* warp_totals) {
   const unsigned lane = threadIdx.x % 32;
   const unsigned warp = threadIdx.x / 32;
   const unsigned warps = blockDim.x / 32;
-  const T inclusive = warp_scan_shuffle(x);
+  const T inclusive = warp_scan_ptx(x);
   if (lane == 31) warp_totals[warp] = inclusive;
   __syncthreads();
   if (warp == 0) {
     const T t = lane < warps ? warp_totals[lane] : T(0);
-    warp_totals[lane] = warp_scan_shuffle(t);
+    warp_totals[lane] = warp_scan_ptx(t);
   }
   __syncthreads();
   const T base = warp > 0 ? warp_totals[warp - 1] : T(0);

@@ -52,10 +52,7 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
   for (int offset = 1; offset < 32; offset *= 2) {
 #pragma unroll
-    for (int g = 0; g < kGroups; ++g) {
-      const int up = __shfl_up_sync(kFullMask, row[g], offset);
-      if (lane >= offset) row[g] += up;
-    }
+    for (int g = 0; g < kGroups; ++g) row[g] = warp_scan_ptx_step(row[g], offset);
   }
   int row_base[kGroups];
   int warp_total = 0;

@@ -1,6 +1,6 @@
 /// \file
 /// Compared with variant 0b: we write the scan ourselves, starting from the step-efficient
-/// algorithm of Hillis and Steele (first blog post). Each block loads one element per thread
+/// algorithm of Hillis and Steele (the scan post). Each block loads one element per thread
 /// into shared memory and runs log2(blockDim) steps; in step s every thread at or above s
 /// adds the value s places to its left. Two buffers in shared memory alternate as source and
 /// destination (double buffering), so no thread overwrites a value another thread still has
@@ -35,7 +35,7 @@ __global__ void scan1_tile_kernel(const T* in, T* out, std::size_t n, ScanKind k
 // [scan1-kernel]
 
 // [scan1-add]
-/// The blog's handPost: adds to every element of tile b > 0 the inclusive scan of the tile
+/// The scan post's handPost: adds to every element of tile b > 0 the inclusive scan of the tile
 /// totals up to tile b - 1, which turns the tile's own scan into the scan of the whole array.
 /// \param out n values, scanned tile by tile
 /// \param n how many
@@ -54,7 +54,7 @@ __global__ void add_tile_prefix_kernel(T* out, std::size_t n, std::size_t tile,
 // [scan1-add]
 
 // [scan1-recursion]
-/// The blog's scan(): scan the tiles, scan the tiles' totals (recursively, in place, one
+/// The scan post's scan(): scan the tiles, scan the tiles' totals (recursively, in place, one
 /// level up in \p totals), add them back. Each level has blockDim.x times fewer elements.
 /// \param in n values
 /// \param out n results (may be \p in)

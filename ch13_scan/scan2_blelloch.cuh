@@ -1,6 +1,6 @@
 /// \file
 /// Compared with variant 1: the same recursive structure, but each block scans with
-/// Blelloch's work-efficient algorithm (section 13.2, first blog post). Each thread loads two
+/// Blelloch's work-efficient algorithm (section 13.2, the scan post). Each thread loads two
 /// elements; the up-sweep builds a balanced tree of partial sums in place (figures 13.2 and
 /// 13.3), the root is replaced by the identity, and the down-sweep pushes the prefixes back
 /// down to the leaves (figures 13.4 and 13.5), which gives the exclusive scan. A block of B

@@ -1,10 +1,10 @@
 /// \file
-/// Compared with variant 5b: the warp scan exchanges registers with `__shfl_up_sync` instead
-/// of going through shared memory (section 13.5.3, listings 13.17 and 13.18). Each step is
-/// one shuffle and one add; shared memory holds only the 32 warp totals, and the block scan
-/// hands each thread its inclusive and exclusive prefix and the tile's total in registers.
-/// The book wrote the step in inline PTX to use the shuffle's predicate output; the
-/// intrinsic does the same job today (the instruction counts compare both).
+/// Compared with variant 5b: the warp scan exchanges registers with shuffles instead of
+/// going through shared memory (section 13.5.3, listings 13.17 and 13.18). Each step is one
+/// shuffle that also says whether the source lane exists and one add predicated on that (the
+/// book's inline PTX, warp variant 5); shared memory holds only the 32 warp totals, and the
+/// block scan hands each thread its inclusive and exclusive prefix and the tile's total in
+/// registers.
 #pragma once
 
 #include "block5_shuffle.cuh"

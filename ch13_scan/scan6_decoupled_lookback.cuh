@@ -270,14 +270,12 @@ __global__ void __launch_bounds__(kThreads)
     v[g][3] += v[g][2];
     row[g] = v[g][3];
   }
-  // Scan the vector totals across the warp, all rows at once (independent shuffle chains).
+  // Scan the vector totals across the warp, all rows at once (independent chains of warp
+  // variant 5's predicated shuffles).
 #pragma unroll
   for (int offset = 1; offset < 32; offset *= 2) {
 #pragma unroll
-    for (int g = 0; g < kGroups; ++g) {
-      const T up = __shfl_up_sync(kFullMask, row[g], offset);
-      if (lane >= offset) row[g] += up;
-    }
+    for (int g = 0; g < kGroups; ++g) row[g] = warp_scan_ptx_step(row[g], offset);
   }
   // The rows follow each other: row g starts after the totals of rows 0 .. g-1.
   T row_base[kGroups];

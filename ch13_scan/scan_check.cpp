@@ -23,7 +23,7 @@ std::vector<float> make_floats(std::size_t n, std::uint64_t seed, FloatData data
     hb::fill_uniform(v.data(), n, seed, -1.0f, 1.0f);
   } else {
     for (std::size_t i = 0; i < n; ++i)
-      v[i] = static_cast<float>(hb::uniform_int(seed, i, -256, 255)) / 256.0f;
+      v[i] = static_cast<float>(hb::uniform_int(seed, i, -255, 255)) / 256.0f;  // mean 0: no drift
   }
   return v;
 }

@@ -20,10 +20,11 @@ std::vector<int> make_ints(std::size_t n, std::uint64_t seed);
 
 /// What float inputs look like.
 enum class FloatData {
-  /// Multiples of 2^-8 in [-1, 1). Every partial sum of a contiguous range that any scan
-  /// forms is a multiple of 2^-8 below 2^16 in magnitude for the sizes we use (a random
-  /// walk again), so it needs at most 24 significant bits: float scans of these inputs are
-  /// exact in any order of additions and are compared exactly.
+  /// Multiples of 2^-8 in (-1, 1), symmetric about 0. Every partial sum that any scan forms
+  /// is the sum of a contiguous range, a multiple of 2^-8 below 2^16 in magnitude for the
+  /// sizes we use (a random walk without drift; a CPU test checks the default seed up to
+  /// 2^28 elements), so it needs at most 24 significant bits: float scans of these inputs
+  /// are exact in any order of additions and are compared exactly.
   Grid,
   /// Uniform in [-1, 1) with 24 random bits: scans are rounded, and compared within
   /// float_scan_gamma() (see there).

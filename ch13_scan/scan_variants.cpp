@@ -40,27 +40,27 @@ const std::vector<ScanVariant>& scan_variants() {
      "architecture. Every later variant is measured against it as \"% of CUB\", on the "
      "same buffers in the same run.",
       Impl::Library, BlockRule::Library, 0}, scan0b_cub<int>, scan0b_cub<float>},
-    {{"scan", "1", "hillis_steele", "Hillis-Steele, double-buffered, recursive block sums (blog)",
+    {{"scan", "1", "hillis_steele", "Hillis-Steele, double-buffered, recursive block sums (scan post)",
      "Compared with variant 0b: we write the scan ourselves, starting from the "
-     "step-efficient algorithm of Hillis and Steele (first blog post). Each block loads "
-     "one element per thread into shared memory and runs log2(blockDim) steps; in step s "
-     "every thread at or above s adds the value s places to its left. Two buffers in "
-     "shared memory alternate as source and destination (double buffering), so no thread "
+     "step-efficient algorithm of Hillis and Steele (the scan post). Each block loads one "
+     "element per thread into shared memory and runs log2(blockDim) steps; in step s every "
+     "thread at or above s adds the value s places to its left. Two buffers in shared "
+     "memory alternate as source and destination (double buffering), so no thread "
      "overwrites a value another thread still has to read, and one barrier per step "
      "suffices. Each block writes its scanned elements and its total; the totals are "
      "scanned by the same code, recursively, until one block is left, and a last kernel "
      "adds to each block's elements the scanned total of the blocks before it. Any "
      "multiple of 32 threads per block.",
       Impl::Ours, BlockRule::MultipleOf32, 256}, scan1_hillis_steele<int>, scan1_hillis_steele<float>},
-    {{"scan", "2", "blelloch", "Blelloch up-sweep/down-sweep, recursive block sums (13.2, blog)",
+    {{"scan", "2", "blelloch", "Blelloch up-sweep/down-sweep, recursive block sums (13.2, scan post)",
      "Compared with variant 1: the same recursive structure, but each block scans with "
-     "Blelloch's work-efficient algorithm (section 13.2, first blog post). Each thread "
-     "loads two elements; the up-sweep builds a balanced tree of partial sums in place "
-     "(figures 13.2 and 13.3), the root is replaced by the identity, and the down-sweep "
-     "pushes the prefixes back down to the leaves (figures 13.4 and 13.5), which gives the "
-     "exclusive scan. A block of B threads scans 2B elements with 2(2B - 1) additions in 2 "
-     "log2(2B) steps, where Hillis-Steele needs about (2B) log2(2B). The block size must "
-     "be a power of two.",
+     "Blelloch's work-efficient algorithm (section 13.2, the scan post). Each thread loads "
+     "two elements; the up-sweep builds a balanced tree of partial sums in place (figures "
+     "13.2 and 13.3), the root is replaced by the identity, and the down-sweep pushes the "
+     "prefixes back down to the leaves (figures 13.4 and 13.5), which gives the exclusive "
+     "scan. A block of B threads scans 2B elements with 2(2B - 1) additions in 2 log2(2B) "
+     "steps, where Hillis-Steele needs about (2B) log2(2B). The block size must be a power "
+     "of two.",
       Impl::Ours, BlockRule::PowerOfTwoFrom32, 256}, scan2_blelloch<int>, scan2_blelloch<float>},
     {{"scan", "3", "scan_then_fan", "scan-then-fan, recursive (listings 13.3-13.6)",
      "Compared with variant 2: the book's first CUDA scan, scan-then-fan (section 13.4.1, "
@@ -100,13 +100,12 @@ const std::vector<ScanVariant>& scan_variants() {
      "17 more words of shared memory per warp.",
       Impl::Ours, BlockRule::PowerOfTwoFrom32, 256}, scan5b_two_level_zero_pad<int>, scan5b_two_level_zero_pad<float>},
     {{"scan", "5c", "two_level_shuffle", "two-level, warp-shuffle block scan (listings 13.17, 13.18)",
-     "Compared with variant 5b: the warp scan exchanges registers with `__shfl_up_sync` "
-     "instead of going through shared memory (section 13.5.3, listings 13.17 and 13.18). "
-     "Each step is one shuffle and one add; shared memory holds only the 32 warp totals, "
-     "and the block scan hands each thread its inclusive and exclusive prefix and the "
-     "tile's total in registers. The book wrote the step in inline PTX to use the "
-     "shuffle's predicate output; the intrinsic does the same job today (the instruction "
-     "counts compare both).",
+     "Compared with variant 5b: the warp scan exchanges registers with shuffles instead of "
+     "going through shared memory (section 13.5.3, listings 13.17 and 13.18). Each step is "
+     "one shuffle that also says whether the source lane exists and one add predicated on "
+     "that (the book's inline PTX, warp variant 5); shared memory holds only the 32 warp "
+     "totals, and the block scan hands each thread its inclusive and exclusive prefix and "
+     "the tile's total in registers.",
       Impl::Ours, BlockRule::PowerOfTwoFrom32, 256}, scan5c_two_level_shuffle<int>, scan5c_two_level_shuffle<float>},
     {{"scan", "6", "decoupled_lookback", "single pass, decoupled look-back (beyond the text)",
      "Compared with variant 5c: one pass over the data, beyond the text: the decoupled "
@@ -211,13 +210,13 @@ const std::vector<SegmentVariant>& block_variants() {
      "test kernel gives each block one tile of consecutive elements (zeros past the end of "
      "the input), scans it, and writes it back.",
       Impl::Library, BlockRule::PowerOfTwoFrom32, 256}, block0_cub<int>, block0_cub<float>, 1},
-    {{"block", "1", "hillis_steele", "Hillis-Steele, double-buffered (blog)",
+    {{"block", "1", "hillis_steele", "Hillis-Steele, double-buffered (scan post)",
      "Compared with variant 0: the Hillis-Steele scan of a block in shared memory with two "
-     "buffers (first blog post): log2(blockDim) steps; in each, every thread reads from "
-     "one buffer and writes the other, so no thread overwrites a value another still has "
-     "to read, and one barrier per step suffices.",
+     "buffers (the scan post): log2(blockDim) steps; in each, every thread reads from one "
+     "buffer and writes the other, so no thread overwrites a value another still has to "
+     "read, and one barrier per step suffices.",
       Impl::Ours, BlockRule::MultipleOf32, 256}, block1_hillis_steele<int>, block1_hillis_steele<float>, 1},
-    {{"block", "2", "blelloch", "Blelloch up-sweep/down-sweep (13.2, blog)",
+    {{"block", "2", "blelloch", "Blelloch up-sweep/down-sweep (13.2, scan post)",
      "Compared with variant 1: Blelloch's work-efficient up-sweep and down-sweep (section "
      "13.2): each thread handles two elements, the tree of partial sums is built in place "
      "and pushed back down. About half the additions, but twice the steps and barriers.",
@@ -233,8 +232,8 @@ const std::vector<SegmentVariant>& block_variants() {
       Impl::Ours, BlockRule::MultipleOf32, 256}, block4_zero_padded<int>, block4_zero_padded<float>, 1},
     {{"block", "5", "shuffle", "warp shuffles (listing 13.18)",
      "Compared with variant 4: the block scan built on warp shuffles (listing 13.18): each "
-     "warp scans its values in registers, one warp scans the warps' totals with shuffles, "
-     "and shared memory holds only 32 totals.",
+     "warp scans its values in registers with listing 13.17's predicated shuffle, one warp "
+     "scans the warps' totals the same way, and shared memory holds only 32 totals.",
       Impl::Ours, BlockRule::MultipleOf32, 256}, block5_shuffle<int>, block5_shuffle<float>, 1},
   };
   return table;

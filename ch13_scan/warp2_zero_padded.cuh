@@ -28,10 +28,12 @@ __device__ __forceinline__ T warp_scan_zero_padded(T* s) {
 // [warp2-scan]
 
 // [warp2-index]
-/// Figure 13.15: warp w's 32 values start at 49 w + 16, after 16 zeros; the 49th word
-/// shifts the next warp by one bank.
+/// Figure 13.15: warp w's 32 values start at 49 w + 16, after 16 zeros; 49 words per warp
+/// are 16 zeros, 32 values and one spare word (the book's numbers).
+/// \param tid the thread's index in the block
 __host__ __device__ constexpr int zero_padded_index(int tid) { return 49 * (tid / 32) + 16 + tid % 32; }
 /// Shared memory of a zero-padded block of \p threads threads (a multiple of 32).
+/// \param threads the block size
 template <typename T>
 __host__ __device__ constexpr int zero_padded_bytes(int threads) {
   return 49 * (threads / 32) * static_cast<int>(sizeof(T));

@@ -17,6 +17,7 @@
 
 #include "compact0a_cpu.h"
 #include "hb/error.h"
+#include "hb/random.h"
 #include "scan0a_cpu.h"
 #include "scan_check.h"
 #include "scan_launchers.h"
@@ -197,6 +198,22 @@ TEST_CASE("grid float inputs scan exactly in float in any order") {
   for (std::size_t d = 1; d < n; d *= 2)
     for (std::size_t i = n; i-- > d;) tree[i] += tree[i - d];  // Hillis-Steele in place, right to left
   CHECK(ch13::compare_scan(tree.data(), want.data(), nullptr, n, 0.0).ok);
+}
+
+TEST_CASE("grid float inputs of the default seed keep every range sum below 2^16 up to 2^28 elements") {
+  // Every partial sum of a scan is the sum of a contiguous range, that is the difference of
+  // two prefix sums; below 2^16 it has at most 24 significant bits at a resolution of 2^-8.
+  const std::uint64_t seed = 20261122;  // the programs' default (hb::CommonOptions)
+  for (std::uint64_t s : {seed, seed + 1}) {  // the tests' float inputs use seed + 1 too
+    long long prefix = 0, lo = 0, hi = 0;  // in units of 2^-8
+    for (std::size_t i = 0; i < (std::size_t(1) << 28); ++i) {
+      prefix += hb::uniform_int(s, i, -255, 255);
+      lo = std::min(lo, prefix);
+      hi = std::max(hi, prefix);
+    }
+    INFO("seed " << s << ": prefix sums between " << lo / 256.0 << " and " << hi / 256.0);
+    CHECK((hi - lo) < (1LL << 24));
+  }
 }
 
 TEST_CASE("the float bound grows with n and accepts rounding but not a missing element") {
