@@ -1,30 +1,38 @@
 /// \file
 /// Compared with variant 5c: one pass over the data, beyond the text: the decoupled
-/// look-back of Merrill and Garland (2016). Each block takes the next tile index from a
-/// global counter, loads its tile with 16-byte loads (16 elements per thread), scans it in
-/// registers with warp shuffles, and publishes the tile's total in a status word. Its first
-/// warp then looks back over the status words of the tiles before it, 32 at a time: a
-/// predecessor that has published its inclusive prefix ends the look-back, one that has
-/// published only its total is added and the look-back goes on. The block publishes its own
-/// inclusive prefix and writes its tile: 2N global memory accesses, the minimum, in a
-/// single launch. The block size must be a power of two from 32 to 1024.
+/// look-back of Merrill and Garland (2016). As many blocks as fit on the GPU take tiles, one
+/// after another, from a global counter. A block loads its tile with 16-byte loads (16
+/// elements per thread), scans it in registers with warp shuffles, and publishes the tile's
+/// total in a status word. Its first warp then looks back over the status words of the tiles
+/// before it, 32 at a time: a predecessor that has published its inclusive prefix ends the
+/// look-back, one that has published only its total is added and the look-back goes on. The
+/// block publishes the tile's inclusive prefix and writes the tile: 2N global memory
+/// accesses, the minimum, in a single launch. The block size must be a power of two from 32
+/// to 1024.
 ///
 /// Three details make it correct and fast:
-/// - **Tiles in launch order.** Blocks do not scan tile blockIdx.x: each takes a ticket from
-///   a counter when it starts. A block only ever waits for tiles whose blocks started before
-///   it and are therefore running; it never waits for a block that the GPU has not
-///   scheduled yet, which could deadlock. That is all the forward progress we assume.
+/// - **Tiles in the order they are asked for.** Blocks do not scan tile blockIdx.x: a block
+///   takes a ticket from a counter, and asks for its next ticket while the loads of its
+///   current tile are in flight, so that the atomic's latency hides behind them. A block
+///   waits only for tiles with smaller tickets, and the smallest unfinished tile is always
+///   being scanned by a running block (a block holds at most its current tile and a larger
+///   next one), so the look-back never waits for a block the GPU has not scheduled, which
+///   could deadlock. That is all the forward progress we assume. The grid is as large as the
+///   occupancy API says fits at once; no block is launched per tile.
 /// - **One 64-bit word per tile.** Value (32 bits) and flag (32 bits) are written and read
 ///   together by single 64-bit atomic accesses (`cuda::atomic_ref`, relaxed order, device
 ///   scope), so no reader can see a flag without its value, and no fence is needed.
 /// - **Epochs instead of clearing.** The flag holds the number of the launch (the epoch)
 ///   that wrote it; a status word from an earlier launch reads as "not yet published". The
-///   epoch lives in the high half of the tile counter, so one atomic hands each block its
-///   tile and the current epoch, and the block that takes the last ticket resets the tile
-///   index to 0 and advances the epoch for the next launch. No memset between launches,
-///   which also keeps back-to-back launches (and CUDA graph replays) correct. The host
-///   clears the status words once every 2^31 - 2 launches, before an epoch could repeat.
+///   epoch lives in the high half of the tile counter, so one atomic hands a block its tile
+///   and the current epoch. Every block takes tickets until it draws one past the last tile,
+///   so a launch hands out exactly tiles + blocks tickets; the block that draws the last one
+///   resets the tile index to 0 and advances the epoch for the next launch. No memset between
+///   launches, which also keeps back-to-back launches (and CUDA graph replays) correct. The
+///   host clears the status words once every 2^31 - 2 launches, before an epoch could repeat.
 #pragma once
+
+#include <algorithm>
 
 #include <cuda/atomic>
 
@@ -153,16 +161,18 @@ using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device
 // [scan6-status]
 
 // [scan6-ticket]
-/// Takes this block's ticket: the low half is its tile, the high half the launch's epoch.
-/// The block that takes the last ticket (all others have taken theirs) sets the counter
-/// to tile 0 of the next epoch. Called by one thread of the block.
+/// Takes a ticket: the low half is a tile (tiles and above: no work left), the high half the
+/// launch's epoch. A launch of \p blocks blocks hands out tiles + blocks tickets (every
+/// block's last one is past the last tile); the block that takes the last ticket sets the
+/// counter to tile 0 of the next epoch. Called by one thread of the block.
 /// \param counter the look-back counter of the Scratch
 /// \param tiles tiles of this launch
+/// \param blocks blocks of this launch
 __device__ __forceinline__ unsigned long long take_ticket(unsigned long long* counter,
-                                                          unsigned tiles) {
+                                                          unsigned tiles, unsigned blocks) {
   cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> c(*counter);
   const unsigned long long ticket = c.fetch_add(1, cuda::memory_order_relaxed);
-  if (static_cast<unsigned>(ticket) == tiles - 1) {
+  if (static_cast<unsigned>(ticket) == tiles + blocks - 1) {
     c.store(((ticket >> 32) + 1) << 32, cuda::memory_order_relaxed);
   }
   return ticket;
@@ -227,7 +237,7 @@ __device__ T lookback_tile_prefix(unsigned long long* status, unsigned tile, uns
 
 // [scan6-kernel]
 /// The single-pass scan. Warp w of the block handles kLookbackItems x 32 consecutive
-/// elements of the tile as LookbackPolicy::kGroups rows of 128; in row g, lane l holds
+/// elements of a tile as LookbackPolicy::kGroups rows of 128; in row g, lane l holds
 /// elements 4l ... 4l + 3 (one 16-byte load per row, the whole warp reads 512 consecutive
 /// bytes). The scan inside the block needs no shared memory but one word per warp.
 /// \tparam kThreads the block size
@@ -238,7 +248,7 @@ __device__ T lookback_tile_prefix(unsigned long long* status, unsigned tile, uns
 /// \param kind inclusive or exclusive
 /// \param status one status word per tile
 /// \param counter the tile counter (tile 0 of the current epoch at launch)
-/// \param tiles ceil(n / (kThreads kLookbackItems)) = gridDim.x
+/// \param tiles ceil(n / (kThreads kLookbackItems))
 template <typename T, int kThreads, bool kVectorized>
 __global__ void __launch_bounds__(kThreads)
     scan6_kernel(const T* in, T* out, std::size_t n, ScanKind kind, unsigned long long* status,
@@ -246,80 +256,105 @@ __global__ void __launch_bounds__(kThreads)
   constexpr int kGroups = LookbackPolicy::kGroups;
   constexpr int kWarps = kThreads / 32;
   constexpr std::size_t kTile = std::size_t(kThreads) * kLookbackItems;
-  __shared__ unsigned long long ticket;
+  __shared__ unsigned long long tickets[2];  // this tile's and the next one's
   __shared__ T warp_totals[kWarps];
   __shared__ T tile_prefix;
-
-  if (threadIdx.x == 0) ticket = take_ticket(counter, tiles);
-  __syncthreads();
-  const unsigned tile = static_cast<unsigned>(ticket);
-  const unsigned epoch = static_cast<unsigned>(ticket >> 32);
   const unsigned lane = lane_id();
   const unsigned warp = threadIdx.x / 32;
-  const std::size_t first = tile * kTile + warp * (32 * kLookbackItems) + lane * 4;
-  const bool whole = (tile + 1) * kTile <= n;
 
-  // Load, and scan each 4-element vector in the thread.
-  T v[kGroups][4];
-  load_tile<T, kVectorized>(in, first, n, whole, v);
-  T row[kGroups];  // then: the inclusive scan over the lanes of the vectors' totals
-#pragma unroll
-  for (int g = 0; g < kGroups; ++g) {
-    v[g][1] += v[g][0];
-    v[g][2] += v[g][1];
-    v[g][3] += v[g][2];
-    row[g] = v[g][3];
-  }
-  // Scan the vector totals across the warp, all rows at once (independent chains of warp
-  // variant 5's predicated shuffles).
-#pragma unroll
-  for (int offset = 1; offset < 32; offset *= 2) {
-#pragma unroll
-    for (int g = 0; g < kGroups; ++g) row[g] = warp_scan_ptx_step(row[g], offset);
-  }
-  // The rows follow each other: row g starts after the totals of rows 0 .. g-1.
-  T row_base[kGroups];
-  T warp_total = T(0);
-#pragma unroll
-  for (int g = 0; g < kGroups; ++g) {
-    row_base[g] = warp_total;
-    warp_total += __shfl_sync(kFullMask, row[g], 31);
-  }
-  if (lane == 0) warp_totals[warp] = warp_total;
+  if (threadIdx.x == 0) tickets[0] = take_ticket(counter, tiles, gridDim.x);
   __syncthreads();
-  T warp_base = T(0);
-  T aggregate = T(0);
-#pragma unroll
-  for (int w = 0; w < kWarps; ++w) {
-    const T t = warp_totals[w];
-    if (w < static_cast<int>(warp)) warp_base += t;
-    aggregate += t;
-  }
+  for (int current = 0;; current ^= 1) {
+    const unsigned long long ticket = tickets[current];
+    const unsigned tile = static_cast<unsigned>(ticket);
+    if (tile >= tiles) return;  // the same for the whole block
+    const unsigned epoch = static_cast<unsigned>(ticket >> 32);
+    const std::size_t first = tile * kTile + warp * (32 * kLookbackItems) + lane * 4;
+    const bool whole = (tile + 1) * kTile <= n;
 
-  // The first warp finds the sum of everything before the tile; the others wait.
-  if (warp == 0) {
-    const T prefix = lookback_tile_prefix(status, tile, epoch, aggregate);
-    if (lane == 0) tile_prefix = prefix;
-  }
-  __syncthreads();
+    // Load; while the loads are in flight, ask for the next tile.
+    T v[kGroups][4];
+    load_tile<T, kVectorized>(in, first, n, whole, v);
+    if (threadIdx.x == 0) tickets[current ^ 1] = take_ticket(counter, tiles, gridDim.x);
 
-  const T thread_base = tile_prefix + warp_base;
-  const bool inclusive = kind == ScanKind::Inclusive;
-  T y[kGroups][4];
+    // Scan each 4-element vector in the thread.
+    T row[kGroups];  // then: the inclusive scan over the lanes of the vectors' totals
 #pragma unroll
-  for (int g = 0; g < kGroups; ++g) {
-    const T base = thread_base + row_base[g] + warp_exclusive_from_inclusive(row[g]);
-    y[g][0] = inclusive ? base + v[g][0] : base;
-    y[g][1] = base + (inclusive ? v[g][1] : v[g][0]);
-    y[g][2] = base + (inclusive ? v[g][2] : v[g][1]);
-    y[g][3] = base + (inclusive ? v[g][3] : v[g][2]);
+    for (int g = 0; g < kGroups; ++g) {
+      v[g][1] += v[g][0];
+      v[g][2] += v[g][1];
+      v[g][3] += v[g][2];
+      row[g] = v[g][3];
+    }
+    // Scan the vector totals across the warp, all rows at once (independent chains of warp
+    // variant 5's predicated shuffles).
+#pragma unroll
+    for (int offset = 1; offset < 32; offset *= 2) {
+#pragma unroll
+      for (int g = 0; g < kGroups; ++g) row[g] = warp_scan_ptx_step(row[g], offset);
+    }
+    // The rows follow each other: row g starts after the totals of rows 0 .. g-1.
+    T row_base[kGroups];
+    T warp_total = T(0);
+#pragma unroll
+    for (int g = 0; g < kGroups; ++g) {
+      row_base[g] = warp_total;
+      warp_total += __shfl_sync(kFullMask, row[g], 31);
+    }
+    if (lane == 0) warp_totals[warp] = warp_total;
+    __syncthreads();
+    T warp_base = T(0);
+    T aggregate = T(0);
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+      const T t = warp_totals[w];
+      if (w < static_cast<int>(warp)) warp_base += t;
+      aggregate += t;
+    }
+
+    // The first warp finds the sum of everything before the tile; the others wait.
+    if (warp == 0) {
+      const T prefix = lookback_tile_prefix(status, tile, epoch, aggregate);
+      if (lane == 0) tile_prefix = prefix;
+    }
+    __syncthreads();
+
+    const T thread_base = tile_prefix + warp_base;
+    const bool inclusive = kind == ScanKind::Inclusive;
+    T y[kGroups][4];
+#pragma unroll
+    for (int g = 0; g < kGroups; ++g) {
+      const T base = thread_base + row_base[g] + warp_exclusive_from_inclusive(row[g]);
+      y[g][0] = inclusive ? base + v[g][0] : base;
+      y[g][1] = base + (inclusive ? v[g][1] : v[g][0]);
+      y[g][2] = base + (inclusive ? v[g][2] : v[g][1]);
+      y[g][3] = base + (inclusive ? v[g][3] : v[g][2]);
+    }
+    store_tile<T, kVectorized>(out, first, n, whole, y);
   }
-  store_tile<T, kVectorized>(out, first, n, whole, y);
 }
 // [scan6-kernel]
 
 // [scan6-launch]
-/// One block per tile; the vectorized kernel when both pointers are 16-byte aligned.
+/// Blocks for \p tiles tiles of a kernel: as many as fit on the GPU at once (the occupancy
+/// API, asked once per kernel), no more than there are tiles.
+/// \param kernel the kernel
+/// \param threads its block size
+/// \param tiles tiles to scan
+/// \param scratch the caller's scratch (for the number of SMs)
+/// \param per_sm_cache blocks per SM, 0 until the first call asks the occupancy API
+template <typename Kernel>
+unsigned resident_grid(Kernel kernel, int threads, std::size_t tiles, const Scratch& scratch,
+                       int& per_sm_cache) {
+  if (per_sm_cache <= 0) {
+    HB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_cache, kernel, threads, 0));
+    per_sm_cache = std::max(per_sm_cache, 1);
+  }
+  return static_cast<unsigned>(
+      std::min<std::size_t>(tiles, std::size_t(per_sm_cache) * scratch.sm_count()));
+}
+
+/// One launch: the vectorized kernel when both pointers are 16-byte aligned.
 template <typename T, int kThreads>
 void scan6_launch(const T* in, T* out, std::size_t n, ScanKind kind, Scratch& scratch,
                   cudaStream_t stream) {
@@ -327,13 +362,15 @@ void scan6_launch(const T* in, T* out, std::size_t n, ScanKind kind, Scratch& sc
   if (tiles > 0x7fffffffu) throw std::logic_error("scan6: too many tiles");
   unsigned long long* status = scratch.lookback_status(tiles, stream);
   unsigned long long* counter = scratch.lookback_counter();
-  const unsigned grid = static_cast<unsigned>(tiles);
+  const unsigned t = static_cast<unsigned>(tiles);
   if (aligned16(in) && aligned16(out)) {
-    scan6_kernel<T, kThreads, true><<<grid, kThreads, 0, stream>>>(in, out, n, kind, status,
-                                                                   counter, grid);
+    static int per_sm = 0;
+    const unsigned grid = resident_grid(scan6_kernel<T, kThreads, true>, kThreads, tiles, scratch, per_sm);
+    scan6_kernel<T, kThreads, true><<<grid, kThreads, 0, stream>>>(in, out, n, kind, status, counter, t);
   } else {
-    scan6_kernel<T, kThreads, false><<<grid, kThreads, 0, stream>>>(in, out, n, kind, status,
-                                                                    counter, grid);
+    static int per_sm = 0;
+    const unsigned grid = resident_grid(scan6_kernel<T, kThreads, false>, kThreads, tiles, scratch, per_sm);
+    scan6_kernel<T, kThreads, false><<<grid, kThreads, 0, stream>>>(in, out, n, kind, status, counter, t);
   }
   HB_CHECK_LAUNCH();
 }
