@@ -101,7 +101,7 @@ class TypedScanBench final : public ScanBench {
       in_ = make_floats(max_n, seed, FloatData::Grid);
     }
     if (max_n > 0)
-      HB_CUDA_CHECK(cudaMemcpy(d_in_.data(), in_.data(), d_in_.bytes(), cudaMemcpyHostToDevice));
+      hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
     if (check_) want_ = reference_scan(in_, kind_);
   }
 
@@ -187,7 +187,7 @@ class IntCompactBench final : public CompactBench {
       : iters_(iters), check_(check), scratch_(max_n), in_(make_ints(max_n, seed)), d_in_(max_n),
         d_out_(max_n + 1), d_count_(1), host_out_(max_n + 1) {
     if (max_n > 0)
-      HB_CUDA_CHECK(cudaMemcpy(d_in_.data(), in_.data(), d_in_.bytes(), cudaMemcpyHostToDevice));
+      hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
   }
 
   Measurement measure(const CompactVariant& v, int threads, std::size_t n) override {
@@ -281,7 +281,7 @@ class SegmentBench {
   SegmentBench(std::size_t n, std::uint64_t seed, int iters)
       : n_(n), iters_(iters), in_(make_floats(n, seed, FloatData::Grid)), d_in_(n), d_out_(n),
         host_out_(n) {
-    HB_CUDA_CHECK(cudaMemcpy(d_in_.data(), in_.data(), d_in_.bytes(), cudaMemcpyHostToDevice));
+    hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
   }
 
   // One checked call with reps = 1, then the median of reps-long calls. The rate counts

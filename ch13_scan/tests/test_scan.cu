@@ -46,7 +46,7 @@ template <typename T>
 hb::DeviceBuffer<T> to_device(const std::vector<T>& host) {
   hb::DeviceBuffer<T> d(host.size());
   if (!host.empty())
-    HB_CUDA_CHECK(cudaMemcpy(d.data(), host.data(), d.bytes(), cudaMemcpyHostToDevice));
+    hb::copy_to_device(d.data(), host.data(), d.bytes());
   return d;
 }
 
@@ -245,7 +245,7 @@ TEST_CASE("every device scan works in place", "[gpu]") {
     for (std::size_t n : ns) {
       for (ScanKind kind : kKinds) {
         INFO(v.label() << ", " << ch13::kind_name(kind) << ", n = " << n);
-        HB_CUDA_CHECK(cudaMemcpy(data.data(), host.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+        hb::copy_to_device(data.data(), host.data(), n * sizeof(int));
         v.launch_int(data.data(), data.data(), n, kind, v.default_threads, scratch, stream);
         const auto r = expected.compare(from_device(data.data(), n, stream), kind, true);
         INFO(r.report);
