@@ -79,11 +79,10 @@ int main(int argc, char** argv) {
     const ch11::Inputs in = ch11::make_inputs(n, opt->common.seed, opt->alpha, check);
     hb::DeviceBuffer<float> x(n), y(n), out(n), reference(check ? n : 0);
     hb::DeviceBuffer<unsigned long long> counter(1);
-    HB_CUDA_CHECK(cudaMemcpy(x.data(), in.x.data(), x.bytes(), cudaMemcpyHostToDevice));
-    HB_CUDA_CHECK(cudaMemcpy(y.data(), in.y.data(), y.bytes(), cudaMemcpyHostToDevice));
+    hb::copy_to_device(x.data(), in.x.data(), x.bytes());
+    hb::copy_to_device(y.data(), in.y.data(), y.bytes());
     if (check)
-      HB_CUDA_CHECK(cudaMemcpy(reference.data(), in.reference.data(), reference.bytes(),
-                               cudaMemcpyHostToDevice));
+      hb::copy_to_device(reference.data(), in.reference.data(), reference.bytes());
     const ch11::SaxpyTolerance tol = ch11::tolerance_vs_cpu(opt->alpha, in.max_abs_x);
     hb::Stream s;
 

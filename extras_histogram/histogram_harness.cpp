@@ -68,9 +68,9 @@ DataSet make_data_set(Distribution d, const ProgramOptions& opt, bool with_refer
   data.distribution = d;
   data.host = d == Distribution::Image ? opt.image : generate(d, opt.common.n, opt.common.seed);
   data.device = hb::DeviceBuffer<std::uint8_t>(data.host.size());
-  if (!data.host.empty())
-    HB_CUDA_CHECK(cudaMemcpy(data.device.data(), data.host.data(), data.host.size(),
-                             cudaMemcpyHostToDevice));
+  // copy_to_device: the kernels run on non-blocking streams, which would not wait for a
+  // pageable cudaMemcpy still in flight.
+  hb::copy_to_device(data.device.data(), data.host.data(), data.host.size());
   if (with_reference) {
     histogram_cpu_serial(data.host.data(), data.host.size(), data.reference.data());
     data.has_reference = true;
@@ -124,7 +124,9 @@ Measurement measure(const Variant& v, const DataSet& data, Workspace& ws, std::u
 // [histogram-measure]
 
 bool passes(const Variant& v, const Measurement& m) {
-  return v.role == Role::Lesson || !m.checked || m.verdict.exact;
+  if (!m.checked) return true;
+  // The lesson may lose counts (that is its point) but never invent them.
+  return v.role == Role::Lesson ? m.verdict.plausible : m.verdict.exact;
 }
 
 hb::Report make_report(const std::string& program, const ProgramOptions& opt, std::size_t bytes) {

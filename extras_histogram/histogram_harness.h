@@ -71,8 +71,8 @@ struct Measurement {
 Measurement measure(const Variant& v, const DataSet& data, Workspace& ws, std::uint32_t* d_bins,
                     cudaStream_t stream, int iters, bool check);
 
-/// Whether \p m lets the program exit 0: the lesson never fails a run, every other variant
-/// must be exact when checked.
+/// Whether \p m lets the program exit 0: the lesson may lose counts but no bin may exceed
+/// the reference (Verdict::plausible); every other variant must be exact when checked.
 bool passes(const Variant& v, const Measurement& m);
 
 /// The report every program prints: its header facts (program, command, date, GPU, sizes,

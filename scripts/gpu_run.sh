@@ -49,6 +49,8 @@ if [ -n "$labels" ]; then
   ctest --test-dir build-gpu -L "$labels" --output-on-failure --timeout 900 \
       >"$logs/ctest.log" 2>&1 || status=1
   grep -E 'tests passed|tests failed|Skipped|\*\*\*|Failed' "$logs/ctest.log" | tail -40
+  # On the GPU machine no test may be skipped: a Skipped GPU test here means it did not run.
+  if grep -q '(Skipped)' "$logs/ctest.log"; then echo "FAILED: tests were skipped"; status=1; fi
 fi
 
 if [ "$sanitize" = 1 ]; then
@@ -56,6 +58,7 @@ if [ "$sanitize" = 1 ]; then
   ctest --test-dir build-gpu -L sanitizer -V --timeout 1800 \
       >"$logs/sanitizer.log" 2>&1 || status=1
   grep -E 'tests passed|tests failed|Skipped|\*\*\*|Failed|SUMMARY' "$logs/sanitizer.log" | tail -40
+  if grep -q '(Skipped)' "$logs/sanitizer.log"; then echo "FAILED: sanitizer runs were skipped"; status=1; fi
 fi
 
 # Benchmarks: "<csv name>|<program and arguments>" (programs not built are skipped). Each

@@ -50,8 +50,8 @@ TEST_CASE("every kernel form and unroll factor matches the exact result on edge 
   const auto tol = ch11::tolerance_vs_exact(alpha, ch11::max_abs(x.data(), big));
 
   hb::DeviceBuffer<float> dx(big), dy(big), dout(big + guard);
-  HB_CUDA_CHECK(cudaMemcpy(dx.data(), x.data(), dx.bytes(), cudaMemcpyHostToDevice));
-  HB_CUDA_CHECK(cudaMemcpy(dy.data(), y.data(), dy.bytes(), cudaMemcpyHostToDevice));
+  hb::copy_to_device(dx.data(), x.data(), dx.bytes());
+  hb::copy_to_device(dy.data(), y.data(), dy.bytes());
   hb::Stream s;
   std::vector<float> got(big + guard);
   std::vector<unsigned char> poison(guard * sizeof(float), 0xFF);

@@ -67,7 +67,9 @@ float Event::elapsed_since(const Event& start) const {
 void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes) {
   if (bytes == 0) return;
   HB_CUDA_CHECK(cudaMemcpy(device_dst, host_src, bytes, cudaMemcpyHostToDevice));
-  HB_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+  // The whole device, not only the legacy stream: that holds whichever default stream the
+  // program was built with (--default-stream per-thread too).
+  HB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void poison(void* device_ptr, std::size_t bytes, unsigned char value, cudaStream_t stream) {

@@ -59,6 +59,8 @@ TEST_CASE("copy_to_device has landed before work on a non-blocking stream starts
   HB_CUDA_CHECK(cudaDeviceSynchronize());
   hb::Stream s;
   hb::copy_to_device(d_in.data(), in.data(), d_in.bytes());
+  // The postcondition itself: nothing of the copy is still in flight when it returns.
+  CHECK(cudaStreamQuery(cudaStreamLegacy) == cudaSuccess);
   add_one<<<(n + 255) / 256, 256, 0, s>>>(d_in.data(), d_out.data(), n);
   HB_CHECK_LAUNCH();
   std::vector<int> got(n), want(n);

@@ -191,12 +191,13 @@ TEST_CASE("the naive lesson is flagged when it loses counts and never reported c
     const auto verdict = histo::check_lesson(got, cpu(data));
     INFO(verdict.text);
     CHECK_FALSE(verdict.exact);
-    CHECK(verdict.lost == std::int64_t(n) - histo::total(got));
-    CHECK(verdict.lost >= 0);  // a lost update loses counts, it never invents them
-    if (verdict.lost > 0)
-      CHECK(verdict.text == "lost " + std::to_string(verdict.lost) + " of " + std::to_string(n) +
-                                " counts (race)");
-    // The harness reports the same and never lets the lesson fail, or pass as exact.
+    // A lost update loses counts and never invents them: no bin above the CPU's.
+    const auto want = cpu(data);
+    for (int b = 0; b < 256; ++b) REQUIRE(got[b] <= want[b]);
+    CHECK(verdict.plausible);
+    // On a million increments of one bin the race is not subtle.
+    if (d == histo::Distribution::Equal) CHECK(verdict.lost > 0);
+    // The harness reports the same: the lesson is never exact, and passes only as a lost update.
     histo::ProgramOptions opt;
     opt.common.n = n;
     opt.common.seed = 7;
@@ -204,6 +205,7 @@ TEST_CASE("the naive lesson is flagged when it loses counts and never reported c
     const auto m = histo::measure(histo::find_variant(2), set, bench.ws, bench.bins.data(),
                                   bench.stream, 2, true);
     CHECK_FALSE(m.verdict.exact);
+    CHECK(m.verdict.plausible);
     CHECK(histo::passes(histo::find_variant(2), m));
   }
 }
