@@ -19,7 +19,7 @@ namespace ch13 {
 /// \pre all 32 lanes of the warp execute it.
 __device__ __forceinline__ int warp_scan_ptx_step(int partial, int offset) {
   int result;
-  asm(
+  asm volatile(
       "{\n\t"
       ".reg .s32 r0;\n\t"
       ".reg .pred p;\n\t"
@@ -37,7 +37,7 @@ __device__ __forceinline__ int warp_scan_ptx_step(int partial, int offset) {
 /// \pre all 32 lanes of the warp execute it.
 __device__ __forceinline__ float warp_scan_ptx_step(float partial, int offset) {
   float result;
-  asm(
+  asm volatile(
       "{\n\t"
       ".reg .f32 r0;\n\t"
       ".reg .pred p;\n\t"
