@@ -49,8 +49,8 @@ def csv_to_markdown(path: pathlib.Path) -> str:
             raise SystemExit(f"{path}: row {i + 1} has {len(r)} cells, header has {len(header)}")
 
     def cell(text: str) -> str:
-        # Doxygen reads '<', '>', '|' and '\\' as markup; escape them in table cells.
-        for a, b in (("\\", "\\\\"), ("|", "\\|"), ("<", "&lt;"), (">", "&gt;")):
+        # Doxygen reads '<', '>', '|', '\\' and '::' (a link request) as markup; escape them.
+        for a, b in (("\\", "\\\\"), ("|", "\\|"), ("<", "&lt;"), (">", "&gt;"), ("::", "\\::")):
             text = text.replace(a, b)
         return text
 
