@@ -1,0 +1,14 @@
+# Chapter 13: time of one inclusive int32 scan against input size for CUB and the fastest
+# variants, from docs/results/ch13_size_sweep.csv. Columns: 2 log2 n, 3 id, and "us" fourth
+# from the end (the variant names hold commas, so we count from the end of the line).
+set terminal svg size 900,460 font "Helvetica,12" background rgb "white"
+set output out
+set xlabel "log2 of the number of int32 elements"
+set ylabel "microseconds per scan (median)"
+set logscale y
+set grid
+set key top left noenhanced
+file = results.'/ch13_size_sweep.csv'
+rows(id) = sprintf("< awk -F, '$3==\"%s\" {print $2, $(NF-3)}' %s", id, file)
+plot for [id in "0b 1 3 5c 6"] rows(id) using 1:2 with linespoints lw 2 \
+       title (id eq "0b" ? "CUB DeviceScan::InclusiveSum" : "variant ".id)
