@@ -4,6 +4,8 @@
 // every launcher makes before it touches the GPU.
 #include <catch2/catch.hpp>
 
+#include "hb/testing.h"
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -26,46 +28,13 @@
 
 namespace {
 
+// The page-check helpers are shared by the chapters' tests (hb/testing.h).
 std::string read_text(const std::string& relative) {
-  const std::string path = std::string(CH13_SOURCE_DIR) + "/" + relative;
-  std::ifstream f(path);
-  INFO("file: " << path);
-  REQUIRE(f.good());
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  return hb::read_text_file(std::string(CH13_SOURCE_DIR) + "/" + relative);
 }
-
-// Collapses every run of whitespace to one space, so that line breaks do not matter.
-std::string normalize(const std::string& s) {
-  std::string out;
-  bool space = false;
-  for (char c : s) {
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-      space = true;
-    } else {
-      if (space && !out.empty()) out += ' ';
-      out += c;
-      space = false;
-    }
-  }
-  return out;
-}
-
-// The first paragraph of a header's `/// \file` comment.
+std::string normalize(const std::string& s) { return hb::normalize_space(s); }
 std::string first_paragraph(const std::string& text) {
-  std::istringstream in(text);
-  std::string line, para;
-  bool inside = false;
-  while (std::getline(in, line)) {
-    if (!inside) {
-      inside = line == "/// \\file";
-      continue;
-    }
-    if (line.rfind("///", 0) != 0 || line == "///") break;
-    para += line.substr(line.size() > 3 && line[3] == ' ' ? 4 : 3) + "\n";
-  }
-  return normalize(para);
+  return hb::file_comment_first_paragraph(text);
 }
 
 // Every row of every table, as the common part.

@@ -92,44 +92,13 @@ ExactSums naive_sums(const hb::GrayImage& img, const Template& t, int x, int y) 
   return s;
 }
 
+// The page-check helpers are shared by the chapters' tests (hb/testing.h).
 std::string read_text(const std::string& relative) {
-  const std::string path = std::string(CH15_SOURCE_DIR) + "/" + relative;
-  std::ifstream f(path);
-  INFO("file: " << path);
-  REQUIRE(f.good());
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  return hb::read_text_file(std::string(CH15_SOURCE_DIR) + "/" + relative);
 }
-
-std::string normalize(const std::string& s) {
-  std::string out;
-  bool space = false;
-  for (char c : s) {
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-      space = true;
-    } else {
-      if (space && !out.empty()) out += ' ';
-      out += c;
-      space = false;
-    }
-  }
-  return out;
-}
-
+std::string normalize(const std::string& s) { return hb::normalize_space(s); }
 std::string first_paragraph(const std::string& text) {
-  std::istringstream in(text);
-  std::string line, para;
-  bool inside = false;
-  while (std::getline(in, line)) {
-    if (!inside) {
-      inside = line == "/// \\file";
-      continue;
-    }
-    if (line.rfind("///", 0) != 0 || line == "///") break;
-    para += line.substr(line.size() > 3 && line[3] == ' ' ? 4 : 3) + "\n";
-  }
-  return normalize(para);
+  return hb::file_comment_first_paragraph(text);
 }
 
 // The tile of block (bx, by) of variants 7 and 8, as load_image_tile() fills it.

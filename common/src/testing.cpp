@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace hb {
@@ -26,6 +29,44 @@ std::uint64_t test_seed(std::uint64_t fallback) {
   const char* v = std::getenv("HB_TEST_SEED");
   if (v == nullptr || *v == '\0') return fallback;
   return std::strtoull(v, nullptr, 10);
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot read " + path);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string normalize_space(const std::string& text) {
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      space = true;
+    } else {
+      if (space && !out.empty()) out += ' ';
+      out += c;
+      space = false;
+    }
+  }
+  return out;
+}
+
+std::string file_comment_first_paragraph(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, para;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (!inside) {
+      inside = line == "/// \\file";
+      continue;
+    }
+    if (line.rfind("///", 0) != 0 || line == "///") break;
+    para += line.substr(line.size() > 3 && line[3] == ' ' ? 4 : 3) + "\n";
+  }
+  return normalize_space(para);
 }
 
 }  // namespace hb

@@ -45,3 +45,15 @@ TEST_CASE("standard_sizes lists the edge cases and caps sizes under the sanitize
   unsetenv("HB_UNDER_SANITIZER");
   CHECK_FALSE(hb::under_sanitizer());
 }
+
+TEST_CASE("page-check helpers normalize prose and read the first file-comment paragraph", "[testing]") {
+  CHECK(hb::normalize_space("  Compared with\n\tvariant 1:  ok \r\n") == "Compared with variant 1: ok");
+  CHECK(hb::normalize_space("") == "");
+  const std::string header =
+      "// not this\n/// \\file\n/// Compared with variant 3: the\n/// loads are wider.\n///\n"
+      "/// Not this paragraph.\n";
+  CHECK(hb::file_comment_first_paragraph(header) == "Compared with variant 3: the loads are wider.");
+  CHECK(hb::file_comment_first_paragraph("/// no file command\n") == "");
+  CHECK_THROWS_WITH(hb::read_text_file("/nonexistent/file.txt"),
+                    Catch::Contains("/nonexistent/file.txt"));
+}

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace hb {
@@ -27,5 +28,18 @@ std::vector<std::size_t> standard_sizes(std::size_t block, std::size_t large);
 /// The seed a test uses: HB_TEST_SEED from the environment if set, otherwise \p fallback.
 /// Tests print it (Catch2 INFO) so a failure can be replayed.
 std::uint64_t test_seed(std::uint64_t fallback = 20261122);
+
+/// The contents of the file at \p path. Throws std::runtime_error naming the file when it
+/// cannot be read (a test that calls it then fails with that message).
+std::string read_text_file(const std::string& path);
+
+/// \p text with every run of white space collapsed to one space and none at the ends, so
+/// that line breaks do not matter when a test compares prose.
+std::string normalize_space(const std::string& text);
+
+/// The first paragraph of a header's `/// \file` comment, white space normalized: the
+/// "Compared with variant N-1: ..." paragraph that the chapters' tests compare with their
+/// variant tables and chapter pages.
+std::string file_comment_first_paragraph(const std::string& text);
 
 }  // namespace hb
