@@ -8,11 +8,20 @@
 #include "hb/pgm.h"
 #include "hb/random.h"
 
+#ifdef HISTO_HAS_SCENE
+#include "coin_scene.h"  // chapter 15
+#endif
+
 namespace histo {
 
 const std::vector<Distribution>& generated_distributions() {
   static const std::vector<Distribution> all = {Distribution::Uniform, Distribution::Equal,
-                                                Distribution::Hot, Distribution::Ramp};
+                                                Distribution::Hot, Distribution::Ramp
+#ifdef HISTO_HAS_SCENE
+                                                ,
+                                                Distribution::Scene
+#endif
+  };
   return all;
 }
 
@@ -22,17 +31,24 @@ std::string name(Distribution d) {
     case Distribution::Equal: return "equal";
     case Distribution::Hot: return "hot";
     case Distribution::Ramp: return "ramp";
+    case Distribution::Scene: return "scene";
     case Distribution::Image: return "image";
   }
   return "?";
 }
 
-std::string distribution_names() { return "uniform, equal, hot, ramp, image"; }
+std::string distribution_names() {
+#ifdef HISTO_HAS_SCENE
+  return "uniform, equal, hot, ramp, scene, image";
+#else
+  return "uniform, equal, hot, ramp, image";
+#endif
+}
 
 Distribution parse_distribution(const std::string& text) {
-  for (const auto d : {Distribution::Uniform, Distribution::Equal, Distribution::Hot,
-                       Distribution::Ramp, Distribution::Image})
+  for (const auto d : generated_distributions())
     if (text == name(d)) return d;
+  if (text == name(Distribution::Image)) return Distribution::Image;
   throw hb::UsageError("--distribution '" + text + "': unknown (expected all or one of " +
                        distribution_names() + ")");
 }
@@ -73,6 +89,18 @@ void generate(Distribution d, std::uint8_t* out, std::size_t n, std::uint64_t se
       // 256 i does not overflow).
       for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>((i * 256) / n);
       return;
+    case Distribution::Scene: {
+#ifdef HISTO_HAS_SCENE
+      // The scene of chapter 15 (coins on a shaded, noisy background), tiled: byte i is
+      // pixel i mod 73,800 of the seeded 300 x 246 scene.
+      const std::vector<std::uint8_t> scene = ch15::make_coin_scene(
+          ch15::kSceneWidth, ch15::kSceneHeight, seed).image.pixels;
+      for (std::size_t i = 0; i < n; ++i) out[i] = scene[i % scene.size()];
+      return;
+#else
+      throw std::logic_error("histo::generate: this build has no chapter 15 (the scene)");
+#endif
+    }
     case Distribution::Image:
       break;
   }

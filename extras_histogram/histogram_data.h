@@ -16,6 +16,8 @@ enum class Distribution {
   Equal,    ///< all bytes the same value: the worst case for contention on one bin
   Hot,      ///< 90% of the bytes on four hot values, the rest uniform
   Ramp,     ///< a sorted ramp: byte i = floor(256 i / n), long runs of each value in turn
+  Scene,    ///< chapter 15's coin scene (300 x 246 pixels, seeded) repeated to n bytes;
+            ///< generated only when chapter 15 is built (HISTO_HAS_SCENE)
   Image,    ///< the pixels of a PGM image (--input)
 };
 

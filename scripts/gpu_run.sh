@@ -81,6 +81,7 @@ benchmarks=(
   "ch13_instruction_counts|ch13_scan/scan_instruction_counts"
   "extras_histogram|extras_histogram/histogram --n 256M --iters 20"
   "extras_histogram_64m|extras_histogram/histogram --iters 20"
+  "extras_histogram_scene|extras_histogram/histogram --distribution scene --n 256M --iters 20"
   "ch14_table14_4|ch14_nbody/nbody --steps 400 --image ch14_bodies.pgm"
   "ch14_table14_1|ch14_nbody/nbody --unroll-sweep gpu_aos"
   "ch14_table14_2|ch14_nbody/nbody --unroll-sweep gpu_shared"

@@ -2,6 +2,10 @@
 // distribution and size, the generators, the checks, the command line and the variant table.
 #include <catch2/catch.hpp>
 
+#ifdef HISTO_HAS_SCENE
+#include "coin_scene.h"  // chapter 15
+#endif
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -133,6 +137,27 @@ TEST_CASE("the distribution generators are deterministic and have the shape they
   CHECK(ramp.back() == 255);
   CHECK_THROWS_AS(histo::generate(histo::Distribution::Image, 16, seed), std::logic_error);
 }
+
+#ifdef HISTO_HAS_SCENE
+TEST_CASE("the scene distribution repeats chapter 15's coin scene") {
+  const std::uint64_t seed = hb::test_seed();
+  const auto scene = ch15::make_coin_scene(ch15::kSceneWidth, ch15::kSceneHeight, seed).image.pixels;
+  const std::size_t n = 2 * scene.size() + 5;
+  const auto bytes = histo::generate(histo::Distribution::Scene, n, seed);
+  for (std::size_t i = 0; i < n; ++i) REQUIRE(bytes[i] == scene[i % scene.size()]);
+  // A photograph-like histogram: many gray levels, none holding most of the pixels.
+  const auto bins = serial(bytes);
+  const auto nonzero = std::count_if(bins.begin(), bins.end(), [](std::size_t c) { return c > 0; });
+  CHECK(nonzero >= 64);
+  CHECK(*std::max_element(bins.begin(), bins.end()) < n / 2);
+  CHECK(histo::parse_distribution("scene") == histo::Distribution::Scene);
+}
+#else
+TEST_CASE("without chapter 15 the scene distribution is refused") {
+  CHECK_THROWS_AS(histo::parse_distribution("scene"), hb::UsageError);
+  CHECK_THROWS_AS(histo::generate(histo::Distribution::Scene, 16, 1), std::logic_error);
+}
+#endif
 
 TEST_CASE("distribution names round-trip and unknown names are usage errors") {
   for (const auto d : {histo::Distribution::Uniform, histo::Distribution::Equal,
