@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(kThreads)
   const unsigned lane = lane_id();
   const unsigned warp = threadIdx.x / 32;
 
-  if (threadIdx.x == 0) tickets[0] = take_ticket(counter, tiles, gridDim.x);
+  if (threadIdx.x == 0) tickets[0] = take_ticket(counter, tiles + gridDim.x);
   __syncthreads();
   for (int current = 0;; current ^= 1) {
     const unsigned long long ticket = tickets[current];
@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(kThreads)
 
     int v[kGroups][4];
     load_tile<int, kVectorized>(in, first, n, (tile + 1) * kTile <= n, v);  // zeros are even
-    if (threadIdx.x == 0) tickets[current ^ 1] = take_ticket(counter, tiles, gridDim.x);
+    if (threadIdx.x == 0) tickets[current ^ 1] = take_ticket(counter, tiles + gridDim.x);
     int row[kGroups];  // odd elements per vector, then their inclusive scan over the lanes
 #pragma unroll
     for (int g = 0; g < kGroups; ++g)

@@ -162,17 +162,17 @@ using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device
 
 // [scan6-ticket]
 /// Takes a ticket: the low half is a tile (tiles and above: no work left), the high half the
-/// launch's epoch. A launch of \p blocks blocks hands out tiles + blocks tickets (every
-/// block's last one is past the last tile); the block that takes the last ticket sets the
-/// counter to tile 0 of the next epoch. Called by one thread of the block.
+/// launch's epoch. A launch hands out a known number of tickets, \p tickets: here tiles +
+/// blocks (every block's last one is past the last tile), in variant 7 one per block. The
+/// block that takes the last ticket sets the counter to ticket 0 of the next epoch. Called by
+/// one thread of the block.
 /// \param counter the look-back counter of the Scratch
-/// \param tiles tiles of this launch
-/// \param blocks blocks of this launch
+/// \param tickets tickets this launch hands out
 __device__ __forceinline__ unsigned long long take_ticket(unsigned long long* counter,
-                                                          unsigned tiles, unsigned blocks) {
+                                                          unsigned tickets) {
   cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> c(*counter);
   const unsigned long long ticket = c.fetch_add(1, cuda::memory_order_relaxed);
-  if (static_cast<unsigned>(ticket) == tiles + blocks - 1) {
+  if (static_cast<unsigned>(ticket) == tickets - 1) {
     c.store(((ticket >> 32) + 1) << 32, cuda::memory_order_relaxed);
   }
   return ticket;
@@ -193,10 +193,12 @@ __device__ __forceinline__ unsigned long long take_ticket(unsigned long long* co
 /// \param status the status words of this launch
 /// \param tile this block's tile
 /// \param epoch this launch's epoch
+/// \tparam kBackoff whether the warp sleeps between polls of a silent predecessor (variant 6)
+///         or polls again at once (variant 7)
 /// \param aggregate the sum of this tile's elements
 /// \return the sum of all elements before the tile (in every lane)
 /// \pre all 32 lanes of one warp call it.
-template <typename T>
+template <typename T, bool kBackoff = true>
 __device__ T lookback_tile_prefix(unsigned long long* status, unsigned tile, unsigned epoch,
                                   T aggregate) {
   const unsigned lane = lane_id();
@@ -216,8 +218,10 @@ __device__ T lookback_tile_prefix(unsigned long long* status, unsigned tile, uns
       ready = status_epoch(word) == epoch;
     }
     while (!__all_sync(kFullMask, ready)) {
-      __nanosleep(sleep_ns);
-      sleep_ns = sleep_ns < LookbackPolicy::kMaxSleepNs ? 2 * sleep_ns : sleep_ns;
+      if (kBackoff) {
+        __nanosleep(sleep_ns);
+        sleep_ns = sleep_ns < LookbackPolicy::kMaxSleepNs ? 2 * sleep_ns : sleep_ns;
+      }
       if (!ready) {
         word = StatusRef(status[predecessor]).load(cuda::memory_order_relaxed);
         ready = status_epoch(word) == epoch;
@@ -262,7 +266,7 @@ __global__ void __launch_bounds__(kThreads)
   const unsigned lane = lane_id();
   const unsigned warp = threadIdx.x / 32;
 
-  if (threadIdx.x == 0) tickets[0] = take_ticket(counter, tiles, gridDim.x);
+  if (threadIdx.x == 0) tickets[0] = take_ticket(counter, tiles + gridDim.x);
   __syncthreads();
   for (int current = 0;; current ^= 1) {
     const unsigned long long ticket = tickets[current];
@@ -275,7 +279,7 @@ __global__ void __launch_bounds__(kThreads)
     // Load; while the loads are in flight, ask for the next tile.
     T v[kGroups][4];
     load_tile<T, kVectorized>(in, first, n, whole, v);
-    if (threadIdx.x == 0) tickets[current ^ 1] = take_ticket(counter, tiles, gridDim.x);
+    if (threadIdx.x == 0) tickets[current ^ 1] = take_ticket(counter, tiles + gridDim.x);
 
     // Scan each 4-element vector in the thread.
     T row[kGroups];  // then: the inclusive scan over the lanes of the vectors' totals

@@ -26,6 +26,9 @@ constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1
 /// Elements per thread of the single-pass kernels (variant 6 and compaction 2): four
 /// 16-byte vectors of 4-byte elements. Kept here because the scratch memory is sized by it.
 constexpr int kLookbackItems = 16;
+/// Elements per thread of variant 7 and compaction 3, whose tiles are staged in shared memory
+/// (32 KB for 256 threads of int): eight 16-byte vectors.
+constexpr int kBulkItems = 32;
 
 /// Which block sizes a variant accepts.
 enum class BlockRule {

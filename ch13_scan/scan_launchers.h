@@ -40,11 +40,13 @@ template <typename T> void scan5a_two_level(const T* in, T* out, std::size_t n, 
 template <typename T> void scan5b_two_level_zero_pad(const T* in, T* out, std::size_t n, ScanKind kind, int threads, Scratch& s, cudaStream_t st);
 template <typename T> void scan5c_two_level_shuffle(const T* in, T* out, std::size_t n, ScanKind kind, int threads, Scratch& s, cudaStream_t st);
 template <typename T> void scan6_decoupled_lookback(const T* in, T* out, std::size_t n, ScanKind kind, int threads, Scratch& s, cudaStream_t st);
+template <typename T> void scan7_bulk_copy_lookback(const T* in, T* out, std::size_t n, ScanKind kind, int threads, Scratch& s, cudaStream_t st);
 
 // Stream compaction of the odd elements (signature: ch13::CompactLauncher).
 void compact0b_cub(const int* in, int* out, std::size_t n, int* count, int threads, Scratch& s, cudaStream_t st);
 void compact1_two_level(const int* in, int* out, std::size_t n, int* count, int threads, Scratch& s, cudaStream_t st);
 void compact2_decoupled_lookback(const int* in, int* out, std::size_t n, int* count, int threads, Scratch& s, cudaStream_t st);
+void compact3_bulk_copy_lookback(const int* in, int* out, std::size_t n, int* count, int threads, Scratch& s, cudaStream_t st);
 
 /// Bytes of temporary storage CUB needs for scans (int and float, both kinds) and for the
 /// compaction of up to \p max_n elements: what Scratch allocates for variants 0b.

@@ -1,11 +1,15 @@
-// The single-pass kernels beyond the text: the decoupled look-back scan (variant 6, T = int
-// and float) and the compaction built on it (compaction variant 2).
+// The single-pass kernels beyond the text: the decoupled look-back scans (variants 6 and 7,
+// T = int and float) and the compactions built on them (compaction variants 2 and 3).
 #include "compact2_decoupled_lookback.cuh"
+#include "compact3_bulk_copy_lookback.cuh"
 #include "scan6_decoupled_lookback.cuh"
+#include "scan7_bulk_copy_lookback.cuh"
 
 namespace ch13 {
 
 template void scan6_decoupled_lookback<int>(const int*, int*, std::size_t, ScanKind, int, Scratch&, cudaStream_t);
 template void scan6_decoupled_lookback<float>(const float*, float*, std::size_t, ScanKind, int, Scratch&, cudaStream_t);
+template void scan7_bulk_copy_lookback<int>(const int*, int*, std::size_t, ScanKind, int, Scratch&, cudaStream_t);
+template void scan7_bulk_copy_lookback<float>(const float*, float*, std::size_t, ScanKind, int, Scratch&, cudaStream_t);
 
 }  // namespace ch13

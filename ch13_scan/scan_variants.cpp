@@ -119,6 +119,21 @@ const std::vector<ScanVariant>& scan_variants() {
      "writes the tile: 2N global memory accesses, the minimum, in a single launch. The "
      "block size must be a power of two from 32 to 1024.",
       Impl::Ours, BlockRule::PowerOfTwoFrom32, 256}, scan6_decoupled_lookback<int>, scan6_decoupled_lookback<float>},
+    {{"scan", "7", "bulk_copy_lookback", "single pass, one tile per block, staged by bulk copy (beyond the text)",
+     "Compared with variant 6: the same look-back, but every block scans one tile, and the "
+     "tile reaches shared memory in one bulk copy (Hopper's tensor memory accelerator, "
+     "TMA) instead of through registers. In variant 6 a few blocks stay on the GPU for the "
+     "whole launch and hold their tiles in registers, which caps the tiles in flight per "
+     "SM, and a block that waits in its look-back has no loads in flight. Here one thread "
+     "of each block takes a ticket and starts a bulk copy of that tile (32 elements per "
+     "thread) into shared memory, and the block waits on the copy's barrier. A tile in "
+     "flight costs no registers and 32 KB of shared memory at 256 threads, so six blocks "
+     "share an SM: while some look back, the copies of the others keep the memory busy. "
+     "The threads read the tile from shared memory twice, once to sum it (the aggregate "
+     "the look-back publishes) and once to scan and store it, row by row as in variant 6. "
+     "The look-back polls without back-off. The block size must be a power of two from 32 "
+     "to 1024.",
+      Impl::Ours, BlockRule::PowerOfTwoFrom32, 256}, scan7_bulk_copy_lookback<int>, scan7_bulk_copy_lookback<float>},
   };
   return table;
 }
@@ -151,6 +166,17 @@ const std::vector<CompactVariant>& compact_variants() {
      "the block writes them with coalesced stores. It reads the N elements once and writes "
      "only the selected ones. The block size must be a power of two from 32 to 512.",
       Impl::Ours, BlockRule::PowerOfTwo32To512, 256}, compact2_decoupled_lookback},
+    {{"compact", "3", "bulk_copy_lookback", "single pass, one tile per block, staged by bulk copy (beyond the text)",
+     "Compared with variant 2: scan variant 7's tiles. Every block compacts one tile, "
+     "which reaches shared memory in one bulk copy; the threads count the tile's odd "
+     "elements (the aggregate of the look-back) in a first pass over shared memory. In the "
+     "second pass each warp compacts its own part of the tile in place, row by row: the "
+     "odd elements of a row go to the front of the warp's part, below anything it has not "
+     "read yet. Then each warp copies its run of odd elements to the output, after those "
+     "of the warps before it and of the tiles before the tile. No registers hold the tile "
+     "while it is in flight and no second staging area is needed, so six blocks of 256 "
+     "threads share an SM. The block size must be a power of two from 32 to 1024.",
+      Impl::Ours, BlockRule::PowerOfTwoFrom32, 256}, compact3_bulk_copy_lookback},
   };
   return table;
 }

@@ -80,6 +80,7 @@ std::size_t tile_of(const ch13::ScanVariant& v, int threads) {
   if (v.impl != ch13::Impl::Ours) return 0;
   if (id == "2") return 2 * std::size_t(threads);
   if (id == "6") return std::size_t(threads) * ch13::kLookbackItems;
+  if (id == "7") return std::size_t(threads) * ch13::kBulkItems;
   return threads;
 }
 
@@ -256,10 +257,11 @@ TEST_CASE("every device scan works in place", "[gpu]") {
 }
 
 TEST_CASE("the single-pass kernels give the right answers in 100 back-to-back calls of changing size", "[gpu]") {
-  // Scan 6 and compaction 2 share one tile counter and one array of status words. Calls are
-  // enqueued without synchronizing, with grids of different sizes (a large call leaves many
-  // status words of its epoch behind for a later small one to ignore), each into its own
-  // output. Then again with the epochs restarted every 7 calls.
+  // Scans 6 and 7 and compactions 2 and 3 share one tile counter and one array of status
+  // words, and hand out different numbers of tickets per launch (tiles + blocks, or one per
+  // block). Calls are enqueued without synchronizing, with grids of different sizes (a large
+  // call leaves many status words of its epoch behind for a later small one to ignore), each
+  // into its own output. Then again with the epochs restarted every 7 calls.
   hb::select_device(0);
   const std::uint64_t seed = hb::test_seed();
   INFO("seed " << seed);
@@ -275,6 +277,11 @@ TEST_CASE("the single-pass kernels give the right answers in 100 back-to-back ca
   const Expected<int> want_int(ints);
   const Expected<float> want_float(floats);
   const int calls = small ? 12 : 100;
+  // Call i does kind i % 6: int scans (inclusive), float scans (exclusive), compactions.
+  enum class Call { IntScan6, FloatScan7, Compact2, IntScan7, FloatScan6, Compact3 };
+  const auto call_of = [](int i) { return static_cast<Call>(i % 6); };
+  const auto is_float = [](Call c) { return c == Call::FloatScan6 || c == Call::FloatScan7; };
+  const auto is_compaction = [](Call c) { return c == Call::Compact2 || c == Call::Compact3; };
   for (std::uint32_t period : {(1u << 31) - 2, 7u}) {
     INFO("epochs restarted every " << period << " calls");
     ch13::Scratch scratch(max_n);
@@ -285,7 +292,7 @@ TEST_CASE("the single-pass kernels give the right answers in 100 back-to-back ca
     std::vector<hb::DeviceBuffer<int>> int_out;
     std::vector<hb::DeviceBuffer<float>> float_out;
     for (int i = 0; i < calls; ++i) {
-      if (i % 3 == 1) {
+      if (is_float(call_of(i))) {
         float_out.emplace_back(ns[i % ns.size()] + 1);
       } else {
         int_out.emplace_back(ns[i % ns.size()] + 1);
@@ -297,19 +304,32 @@ TEST_CASE("the single-pass kernels give the right answers in 100 back-to-back ca
     std::size_t next_int = 0, next_float = 0;
     for (int i = 0; i < calls; ++i) {
       const std::size_t n = ns[i % ns.size()];
-      const int threads = (i / 3) % 2 == 0 ? 256 : 64;
-      switch (i % 3) {
-        case 0:
+      const int threads = (i / 6) % 2 == 0 ? 256 : 64;
+      switch (call_of(i)) {
+        case Call::IntScan6:
           ch13::scan6_decoupled_lookback(d_ints.data(), int_out[next_int++].data(), n,
                                          ScanKind::Inclusive, threads, scratch, stream);
           break;
-        case 1:
+        case Call::IntScan7:
+          ch13::scan7_bulk_copy_lookback(d_ints.data(), int_out[next_int++].data(), n,
+                                         ScanKind::Inclusive, threads, scratch, stream);
+          break;
+        case Call::FloatScan6:
           ch13::scan6_decoupled_lookback(d_floats.data(), float_out[next_float++].data(), n,
                                          ScanKind::Exclusive, threads, scratch, stream);
           break;
-        default:
+        case Call::FloatScan7:
+          ch13::scan7_bulk_copy_lookback(d_floats.data(), float_out[next_float++].data(), n,
+                                         ScanKind::Exclusive, threads, scratch, stream);
+          break;
+        case Call::Compact2:
           ch13::compact2_decoupled_lookback(d_ints.data(), int_out[next_int++].data(), n,
                                             counts.data() + i, threads, scratch, stream);
+          break;
+        case Call::Compact3:
+          ch13::compact3_bulk_copy_lookback(d_ints.data(), int_out[next_int++].data(), n,
+                                            counts.data() + i, threads, scratch, stream);
+          break;
       }
     }
     const std::vector<int> count = from_device(counts.data(), calls, stream);
@@ -317,14 +337,15 @@ TEST_CASE("the single-pass kernels give the right answers in 100 back-to-back ca
     next_float = 0;
     for (int i = 0; i < calls; ++i) {
       const std::size_t n = ns[i % ns.size()];
-      INFO("call " << i << " (" << (i % 3 == 0 ? "int scan" : i % 3 == 1 ? "float exclusive scan" : "compaction")
-                   << "), n = " << n);
-      if (i % 3 == 1) {
+      const Call c = call_of(i);
+      INFO("call " << i << " (" << (is_compaction(c) ? "compaction" : is_float(c) ? "float exclusive scan" : "int scan")
+                   << ", kind " << int(c) << "), n = " << n);
+      if (is_float(c)) {
         const auto r = want_float.compare(from_device(float_out[next_float++].data(), n, stream),
                                           ScanKind::Exclusive, true);
         INFO(r.report);
         CHECK(r.ok);
-      } else if (i % 3 == 0) {
+      } else if (!is_compaction(c)) {
         const auto r = want_int.compare(from_device(int_out[next_int++].data(), n, stream),
                                         ScanKind::Inclusive, true);
         INFO(r.report);
@@ -354,7 +375,7 @@ TEST_CASE("the single-pass kernels and CUB accept pointers that are not 16-byte 
     for (std::size_t out_offset : {std::size_t(0), std::size_t(3)}) {
       for (std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(5), std::size_t(4097), big}) {
         const std::vector<int> slice(host.begin() + in_offset, host.begin() + in_offset + n);
-        for (const char* id : {"0b", "6"}) {
+        for (const char* id : {"0b", "6", "7"}) {
           const auto& v = ch13::find_scan_variant(id);
           for (ScanKind kind : kKinds) {
             INFO(v.label() << ", input offset " << in_offset << ", output offset " << out_offset
@@ -367,7 +388,7 @@ TEST_CASE("the single-pass kernels and CUB accept pointers that are not 16-byte 
             CHECK(r.ok);
           }
         }
-        for (const char* id : {"0b", "1", "2"}) {
+        for (const char* id : {"0b", "1", "2", "3"}) {
           const auto& v = ch13::find_compact_variant(id);
           INFO(v.label() << ", input offset " << in_offset << ", output offset " << out_offset
                          << ", n = " << n);
@@ -540,7 +561,10 @@ TEST_CASE("every compaction selects exactly the odd elements of random and all-o
       std::set<std::size_t> sizes(ns.begin(), ns.end());
       for (int t : block_sizes(v, 0)) {
         if (v.impl != ch13::Impl::Ours) break;  // CUB's tiles are its own business
-        const std::size_t tile = std::string(v.id) == "2" ? t * std::size_t(ch13::kLookbackItems) : t;
+        const std::string id = v.id;
+        const std::size_t tile = t * std::size_t(id == "2"   ? ch13::kLookbackItems
+                                                 : id == "3" ? ch13::kBulkItems
+                                                             : 1);
         for (std::size_t k : {tile - 1, tile, tile + 1, 2 * tile + 1}) sizes.insert(k);
       }
       for (std::size_t n : sizes) {

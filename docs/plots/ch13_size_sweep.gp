@@ -10,5 +10,5 @@ set grid
 set key top left noenhanced
 file = results.'/ch13_size_sweep.csv'
 rows(id) = sprintf("< awk -F, '$3==\"%s\" {print $2, $(NF-3)}' %s", id, file)
-plot for [id in "0b 1 3 5c 6"] rows(id) using 1:2 with linespoints lw 2 \
+plot for [id in "0b 1 3 5c 6 7"] rows(id) using 1:2 with linespoints lw 2 \
        title (id eq "0b" ? "CUB DeviceScan::InclusiveSum" : "variant ".id)
