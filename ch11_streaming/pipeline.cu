@@ -89,6 +89,7 @@ std::string describe(const StrategyConfig& c) {
     const bool whole_m = c.chunk % (std::size_t(1) << 20) == 0;
     s += ", chunks of " +
          (whole_m ? std::to_string(c.chunk >> 20) + "M" : std::to_string(c.chunk)) + " floats";
+    if (c.chunk > kSmallestChunk) s += " halving to 256K at the end";
   }
   return s;
 }
@@ -101,6 +102,36 @@ Range split_range(std::size_t n, int parts, int i) {
   const std::size_t begin = ii * base + std::min(ii, extra);
   return {begin, begin + base + (ii < extra ? 1 : 0)};
 }
+
+// [pipeline-chunks]
+std::vector<Range> pipeline_chunks(std::size_t n, std::size_t chunk, std::size_t smallest) {
+  if (chunk == 0 || smallest == 0) throw std::invalid_argument("pipeline_chunks: zero chunk");
+  // The tail, from the end of the array backwards: smallest, smallest, 2 smallest, 4 smallest,
+  // ... (each piece as large as all the pieces after it), up to chunk elements in all.
+  const std::size_t tail = std::min(n, chunk);
+  std::vector<std::size_t> tail_sizes;  // from the last piece backwards
+  for (std::size_t done = 0, piece = smallest; done < tail;) {
+    const std::size_t size = std::min(piece, tail - done);
+    tail_sizes.push_back(size);
+    done += size;
+    if (tail_sizes.size() > 1) piece *= 2;
+  }
+  std::vector<Range> ranges;
+  std::size_t begin = 0;
+  const std::size_t head = n - tail;
+  // The first chunk takes the remainder, so every later one before the tail is whole.
+  if (head % chunk != 0) {
+    ranges.push_back({0, head % chunk});
+    begin = head % chunk;
+  }
+  for (; begin < head; begin += chunk) ranges.push_back({begin, begin + chunk});
+  for (auto it = tail_sizes.rbegin(); it != tail_sizes.rend(); ++it) {
+    ranges.push_back({begin, begin + *it});
+    begin += *it;
+  }
+  return ranges;
+}
+// [pipeline-chunks]
 
 Pipeline::Pipeline(std::size_t n_, HostKind host_, int stream_count)
     : n(n_), host(host_), hx(n_, host_), hy(n_, host_), hout(n_, host_) {
@@ -291,14 +322,15 @@ StageTimes run_mapped(Pipeline& p, float alpha) {
 // to different streams may run on different engines at once; then the k copy-ins share the
 // bus and finish together, and the first kernel starts late.
 //
-// We therefore cut the arrays into many small chunks (by default the best of 1M to 16M floats,
-// 16 to 128 chunks at 128M) and give each engine one stream: all copies in go, in order, to
-// one stream (one engine at the full bus rate, chunks arriving one after another), kernels to
-// a second, copies out to a third, and an event hands each chunk from one stream to the next.
-// The overhang shrinks to one small chunk's kernel and copy-out (for 1M-float chunks, 4 MB
-// back: a fraction of a percent of the total at 128M floats). What remains between us and
-// the bound is per-chunk overhead (which is why the driver tries several chunk sizes) and
-// however much the copy-in slows down while the copy-out runs beside it.
+// We therefore cut the arrays into chunks (by default the best of 1M to 32M floats) and give
+// each engine one stream: all copies in go, in order, to one stream (one engine at the full
+// bus rate, chunks arriving one after another), kernels to a second, copies out to a third,
+// and an event hands each chunk from one stream to the next. The overhang is then the last
+// chunk's kernel and copy-out, so the last chunks halve in size down to 256K floats
+// (pipeline_chunks()): what sticks out at the end is 1 MB back, about 20 us, while the large
+// chunks before them keep the number of operations (and the small gaps between copies) low.
+// What remains between us and the bound is that per-chunk overhead and however much the
+// copy-in slows down while the copy-out runs beside it (row 0c of the driver measures that).
 //
 // We considered mapped output with copied inputs (the kernel writing `out` straight to host
 // memory): it overlaps as well, but keeps SMs waiting on posted writes for the whole pipeline
@@ -311,8 +343,8 @@ StageTimes run_pipelined(Pipeline& p, float alpha, std::size_t chunk) {
   // [pipelined-issue]
   p.start.record(in);
   HB_CUDA_CHECK(cudaStreamWaitEvent(out, p.start, 0));  // so `stop` follows `start` even if n == 0
-  for (std::size_t begin = 0; begin < p.n; begin += chunk) {
-    const std::size_t len = std::min(chunk, p.n - begin);
+  for (const Range r : pipeline_chunks(p.n, chunk)) {
+    const std::size_t begin = r.begin, len = r.size();
     copy_async(p.dx.data() + begin, p.hx.data() + begin, len, cudaMemcpyHostToDevice, in);
     copy_async(p.dy.data() + begin, p.hy.data() + begin, len, cudaMemcpyHostToDevice, in);
     p.ready.record(in);  // this chunk's inputs are on the device
@@ -370,16 +402,14 @@ double gbs(double bytes, double ms) {
   return ms > 0 ? bytes / (ms * 1e-3) / 1e9 : std::numeric_limits<double>::quiet_NaN();
 }
 
-TransferBound transfer_bound(std::size_t n, double h2d_gbs, double d2h_gbs, double both_gbs) {
-  if (!(h2d_gbs > 0) || !(d2h_gbs > 0) || !(both_gbs > 0))
+TransferBound transfer_bound(std::size_t n, double h2d_gbs, double d2h_gbs) {
+  if (!(h2d_gbs > 0) || !(d2h_gbs > 0))
     throw std::invalid_argument("transfer_bound: rates must be positive");
   const double elements = static_cast<double>(n);
   auto ms = [](double bytes, double rate_gbs) { return bytes / (rate_gbs * 1e9) * 1e3; };
   TransferBound b{ms(kH2DBytesPerElement * elements, h2d_gbs), "host->device"};
   const double down = ms(kD2HBytesPerElement * elements, d2h_gbs);
   if (down > b.ms) b = {down, "device->host"};
-  const double both = ms(kBytesPerElement * elements, both_gbs);
-  if (both > b.ms) b = {both, "both directions"};
   return b;
 }
 
@@ -408,7 +438,7 @@ std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
     cli.app()
         .add_option("--chunk", chunk_text,
                     "pipelined strategy: floats per chunk (K/M/G suffixes), or auto to "
-                    "try 1M, 2M, 4M, 8M and 16M")
+                    "try 1M, 2M, 4M, 8M, 16M and 32M")
         ->capture_default_str();
   }
   if (!cli.parse(argc, argv)) return std::nullopt;

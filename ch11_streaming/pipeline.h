@@ -117,6 +117,23 @@ struct Range {
 /// \pre parts >= 1 and 0 <= i < parts
 Range split_range(std::size_t n, int parts, int i);
 
+/// The smallest chunk of the pipelined strategy: its last chunks halve down to this size
+/// (256K floats, 1 MB back to the host), so what sticks out after the last copy in is a tiny
+/// chunk's kernel and copy out.
+inline constexpr std::size_t kSmallestChunk = std::size_t(256) << 10;
+
+/// The chunks of the pipelined strategy for \p n elements and chunks of \p chunk elements,
+/// in order: the last min(n, chunk) elements are cut into pieces that halve towards the end
+/// (chunk/2, chunk/4, ..., down to \p smallest, which ends the array twice), and the elements
+/// before them into chunks of \p chunk (the first one taking the remainder). When chunk is
+/// smallest times a power of two, consecutive chunks differ at most by a factor of two, so
+/// each chunk's copy out (half the bytes of its copy in) is done by the time the next chunk's
+/// copy out can start: the copies out never queue up behind each other. Every element is in
+/// exactly one range; no range is empty.
+/// \pre chunk >= 1 and smallest >= 1
+std::vector<Range> pipeline_chunks(std::size_t n, std::size_t chunk,
+                                   std::size_t smallest = kSmallestChunk);
+
 /// The buffers, streams and events of a pipeline of n elements, made once, before timing.
 struct Pipeline {
   /// Host arrays of kind \p host; device arrays unless \p host is Mapped (which needs none);
@@ -152,8 +169,9 @@ StageTimes run_streams(Pipeline& p, float alpha, int streams, IssueOrder order);
 /// Section 11.4 (stream4Mapped): the kernel reads x and y and writes out in mapped host
 /// memory; no copies, no device arrays. \pre p.host is Mapped
 StageTimes run_mapped(Pipeline& p, float alpha);
-/// Beyond the text: chunks of \p chunk elements flow through three streams, one per engine
-/// (copies in, kernels, copies out), handed on with events. \pre p.host is Pinned; chunk >= 1
+/// Beyond the text: chunks of \p chunk elements (shrinking towards the end, pipeline_chunks())
+/// flow through three streams, one per engine (copies in, kernels, copies out), handed on
+/// with events. \pre p.host is Pinned; chunk >= 1
 StageTimes run_pipelined(Pipeline& p, float alpha, std::size_t chunk);
 
 /// Runs \p config once (dispatches to the functions above).
@@ -170,13 +188,15 @@ double gbs(double bytes, double ms);
 /// The fastest the pipeline can be, given how fast the bus moves data.
 struct TransferBound {
   double ms = 0.0;    ///< the bound
-  std::string limit;  ///< which term sets it: "host->device", "device->host", "both directions"
+  std::string limit;  ///< which term sets it: "host->device" or "device->host"
 };
 /// SAXPY moves 8n bytes host->device and 4n bytes device->host; at best each direction runs at
-/// its own measured rate and both together at the measured bidirectional rate:
-/// \f$t = \max(8n / r_{h2d},\ 4n / r_{d2h},\ 12n / r_{both})\f$. Rates in decimal GB/s.
-/// Throws std::invalid_argument unless all rates are positive.
-TransferBound transfer_bound(std::size_t n, double h2d_gbs, double d2h_gbs, double both_gbs);
+/// its own measured rate all the time: \f$t = \max(8n / r_{h2d},\ 4n / r_{d2h})\f$. Rates in
+/// decimal GB/s. A third term for both directions at once, \f$12n / r_{both}\f$, is not part
+/// of it: the measured \f$r_{both}\f$ (two long copies, one each way) is not the most the bus
+/// carries, since a pipeline's short copies out beside its copies in have beaten it (see the
+/// chapter page). Throws std::invalid_argument unless both rates are positive.
+TransferBound transfer_bound(std::size_t n, double h2d_gbs, double d2h_gbs);
 
 /// Flags and defaults of one chapter-11 program.
 struct ProgramSpec {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <stdexcept>
 #include <utility>
 
@@ -56,9 +57,28 @@ void launch_saxpy_grid_stride(float* out, const float* x, const float* y, std::s
   HB_CHECK_LAUNCH();
 }
 
+template <int Unroll>
+void launch_saxpy_vectorized(float* out, const float* x, const float* y, std::size_t n,
+                             float alpha, LaunchShape shape, cudaStream_t stream) {
+  const auto aligned = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  if (!aligned(out) || !aligned(x) || !aligned(y)) {
+    // float4 accesses need 16-byte alignment; the scalar form handles any pointers.
+    launch_saxpy_unrolled<Unroll>(out, x, y, n, alpha, shape, stream);
+    return;
+  }
+  const auto kernel = saxpy_vectorized<Unroll>;
+  // Block 0 also handles the n % 4 elements after the last vector, so a grid of at least one
+  // block runs whenever n > 0.
+  const int blocks = saxpy_grid_size(reinterpret_cast<const void*>(kernel), shape, n,
+                                     std::size_t(4 * Unroll) * shape.threads);
+  if (blocks == 0) return;
+  kernel<<<blocks, shape.threads, 0, stream>>>(out, x, y, n, alpha);
+  HB_CHECK_LAUNCH();
+}
+
 namespace {
 
-// Builds {launcher<1>, ..., launcher<kMaxUnroll>} for one form; this is where the 2 x 16
+// Builds {launcher<1>, ..., launcher<kMaxUnroll>} for one form; this is where the 3 x 16
 // kernels are instantiated.
 template <std::size_t... I>
 constexpr std::array<SaxpyLauncher, sizeof...(I)> grid_stride_table(std::index_sequence<I...>) {
@@ -69,8 +89,14 @@ constexpr std::array<SaxpyLauncher, sizeof...(I)> unrolled_table(std::index_sequ
   return {&launch_saxpy_unrolled<int(I) + 1>...};
 }
 
+template <std::size_t... I>
+constexpr std::array<SaxpyLauncher, sizeof...(I)> vectorized_table(std::index_sequence<I...>) {
+  return {&launch_saxpy_vectorized<int(I) + 1>...};
+}
+
 const auto kGridStride = grid_stride_table(std::make_index_sequence<kMaxUnroll>{});
 const auto kUnrolled = unrolled_table(std::make_index_sequence<kMaxUnroll>{});
+const auto kVectorized = vectorized_table(std::make_index_sequence<kMaxUnroll>{});
 
 }  // namespace
 
@@ -79,12 +105,19 @@ SaxpyLauncher saxpy_launcher(SaxpyForm form, int unroll) {
     throw std::out_of_range("saxpy unroll factor " + std::to_string(unroll) + " is not in 1.." +
                             std::to_string(kMaxUnroll));
   }
-  return form == SaxpyForm::GridStride ? kGridStride[unroll - 1] : kUnrolled[unroll - 1];
+  switch (form) {
+    case SaxpyForm::GridStride: return kGridStride[unroll - 1];
+    case SaxpyForm::Unrolled: return kUnrolled[unroll - 1];
+    case SaxpyForm::Vectorized: return kVectorized[unroll - 1];
+  }
+  throw std::invalid_argument("unknown saxpy form");
 }
 
 std::string saxpy_kernel_name(SaxpyForm form, int unroll) {
-  return std::string(form == SaxpyForm::GridStride ? "saxpy_grid_stride<" : "saxpy_unrolled<") +
-         std::to_string(unroll) + ">";
+  const char* name = form == SaxpyForm::GridStride ? "saxpy_grid_stride<"
+                     : form == SaxpyForm::Unrolled  ? "saxpy_unrolled<"
+                                                    : "saxpy_vectorized<";
+  return name + std::to_string(unroll) + ">";
 }
 
 void PipelineKernel::launch(float* out, const float* x, const float* y, std::size_t n, float alpha,

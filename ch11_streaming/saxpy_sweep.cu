@@ -110,14 +110,15 @@ int main(int argc, char** argv) {
       int threads = 0;
     } best;
     std::size_t failures = 0;
-    for (const auto form : {ch11::SaxpyForm::Unrolled, ch11::SaxpyForm::GridStride}) {
+    for (const auto form : {ch11::SaxpyForm::Unrolled, ch11::SaxpyForm::GridStride,
+                            ch11::SaxpyForm::Vectorized}) {
       for (int unroll = 1; unroll <= ch11::kMaxUnroll; ++unroll) {
         const ch11::SaxpyLauncher launch = ch11::saxpy_launcher(form, unroll);
         const std::string name = ch11::saxpy_kernel_name(form, unroll);
-        std::vector<std::string> row = {
-            (form == ch11::SaxpyForm::Unrolled ? "unrolled_" : "grid_stride_") +
-                std::to_string(unroll),
-            name};
+        const char* id = form == ch11::SaxpyForm::Unrolled     ? "unrolled_"
+                         : form == ch11::SaxpyForm::GridStride ? "grid_stride_"
+                                                               : "vectorized_";
+        std::vector<std::string> row = {id + std::to_string(unroll), name};
         double row_best = 0;
         int row_threads = 0;
         bool row_ok = true;

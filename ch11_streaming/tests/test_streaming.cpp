@@ -135,21 +135,55 @@ TEST_CASE("split_range gives every element to exactly one part for any size and 
   CHECK_THROWS_AS(ch11::split_range(10, 3, 3), std::invalid_argument);
 }
 
-TEST_CASE("the transfer bound is set by the slowest of the three transfer terms") {
-  // n = 125M elements: 1 GB up, 0.5 GB down, 1.5 GB in all.
+TEST_CASE("pipeline_chunks covers every element once, with chunks halving towards the end") {
+  constexpr std::size_t M = std::size_t(1) << 20, K = std::size_t(1) << 10;
+  // The shape at the book's size: 31 whole chunks of 4M, then 2M, 1M, 512K, 256K, 256K.
+  const auto book = ch11::pipeline_chunks(128 * M, 4 * M);
+  REQUIRE(book.size() == 36);
+  CHECK(book[30].size() == 4 * M);
+  const std::vector<std::size_t> tail = {2 * M, M, 512 * K, 256 * K, 256 * K};
+  for (std::size_t i = 0; i < tail.size(); ++i) CHECK(book[31 + i].size() == tail[i]);
+  for (const std::size_t n : {std::size_t(1), std::size_t(7), 256 * K, 256 * K + 1, M - 1,
+                              3 * M + 5, 128 * M + 3}) {
+    for (const std::size_t chunk : {std::size_t(1), std::size_t(1000), 256 * K, M, 4 * M,
+                                    3 * M}) {
+      if (chunk < 256 * K && n > 4 * M) continue;  // 10^5 chunks and more: nothing new
+      INFO("n " << n << ", chunk " << chunk);
+      const auto ranges = ch11::pipeline_chunks(n, chunk);
+      std::size_t next = 0;
+      for (const ch11::Range& r : ranges) {
+        REQUIRE(r.begin == next);
+        REQUIRE(r.size() >= 1);
+        REQUIRE(r.size() <= chunk);
+        next = r.end;
+      }
+      CHECK(next == n);
+      // The last chunk is the smallest chunk (or the array, or chunk, if they are smaller).
+      CHECK(ranges.back().size() == std::min({n, chunk, ch11::kSmallestChunk}));
+      // For chunks of smallest times a power of two, neighbours differ at most twofold.
+      if (chunk == M || chunk == 4 * M) {
+        for (std::size_t i = 1; i + 1 < ranges.size(); ++i)
+          CHECK(ranges[i].size() <= 2 * ranges[i + 1].size());
+      }
+    }
+  }
+  CHECK(ch11::pipeline_chunks(0, M).empty());
+  CHECK_THROWS_AS(ch11::pipeline_chunks(10, 0), std::invalid_argument);
+  CHECK_THROWS_AS(ch11::pipeline_chunks(10, 4, 0), std::invalid_argument);
+}
+
+TEST_CASE("the transfer bound is set by the slower of the two directions") {
+  // n = 125M elements: 1 GB up, 0.5 GB down.
   const std::size_t n = 125000000;
-  auto b = ch11::transfer_bound(n, 50.0, 50.0, 100.0);  // up 20 ms, down 10 ms, both 15 ms
+  auto b = ch11::transfer_bound(n, 50.0, 50.0);  // up 20 ms, down 10 ms
   CHECK(b.ms == Approx(20.0));
   CHECK(b.limit == "host->device");
-  b = ch11::transfer_bound(n, 50.0, 20.0, 100.0);  // down 25 ms
+  b = ch11::transfer_bound(n, 50.0, 20.0);  // down 25 ms
   CHECK(b.ms == Approx(25.0));
   CHECK(b.limit == "device->host");
-  b = ch11::transfer_bound(n, 50.0, 50.0, 50.0);  // both 30 ms
-  CHECK(b.ms == Approx(30.0));
-  CHECK(b.limit == "both directions");
-  CHECK(ch11::transfer_bound(0, 1.0, 1.0, 1.0).ms == 0.0);
-  CHECK_THROWS_AS(ch11::transfer_bound(n, 0.0, 50.0, 50.0), std::invalid_argument);
-  CHECK_THROWS_AS(ch11::transfer_bound(n, 50.0, 50.0, std::nan("")), std::invalid_argument);
+  CHECK(ch11::transfer_bound(0, 1.0, 1.0).ms == 0.0);
+  CHECK_THROWS_AS(ch11::transfer_bound(n, 0.0, 50.0), std::invalid_argument);
+  CHECK_THROWS_AS(ch11::transfer_bound(n, 50.0, std::nan("")), std::invalid_argument);
 }
 
 TEST_CASE("gbs divides decimal bytes by milliseconds") {
@@ -362,7 +396,8 @@ TEST_CASE("the pipelined strategy matches for chunk sizes that do not divide the
   const std::vector<std::pair<std::size_t, std::vector<std::size_t>>> cases = {
       {0, {1, 65539}},
       {7, {1, 3, 7, 8}},
-      {1000003, {65539, 999983, std::size_t(1) << 20, std::size_t(4) << 20}}};
+      {1000003, {65539, 999983, std::size_t(1) << 20, std::size_t(4) << 20}},
+      {(std::size_t(5) << 20) + 3, {std::size_t(1) << 20}}};  // whole chunks, then halving ones
   for (const auto& [n, chunks] : cases) {
     PipelineCase c(n, ch11::HostKind::Pinned);
     for (const std::size_t chunk : chunks) c.check({ch11::Strategy::Pipelined, 1, {}, chunk});

@@ -23,7 +23,8 @@
 
 TEST_CASE("the launcher tables hold a distinct launcher for every unroll factor from 1 to 16") {
   std::set<ch11::SaxpyLauncher> seen;
-  for (const auto form : {ch11::SaxpyForm::GridStride, ch11::SaxpyForm::Unrolled}) {
+  for (const auto form : {ch11::SaxpyForm::GridStride, ch11::SaxpyForm::Unrolled,
+                          ch11::SaxpyForm::Vectorized}) {
     for (int u = 1; u <= ch11::kMaxUnroll; ++u) {
       const auto launch = ch11::saxpy_launcher(form, u);
       CHECK(launch != nullptr);
@@ -32,9 +33,10 @@ TEST_CASE("the launcher tables hold a distinct launcher for every unroll factor 
     CHECK_THROWS_AS(ch11::saxpy_launcher(form, 0), std::out_of_range);
     CHECK_THROWS_AS(ch11::saxpy_launcher(form, ch11::kMaxUnroll + 1), std::out_of_range);
   }
-  CHECK(seen.size() == 2 * ch11::kMaxUnroll);
+  CHECK(seen.size() == 3 * ch11::kMaxUnroll);
   CHECK(ch11::saxpy_kernel_name(ch11::SaxpyForm::Unrolled, 4) == "saxpy_unrolled<4>");
   CHECK(ch11::saxpy_kernel_name(ch11::SaxpyForm::GridStride, 1) == "saxpy_grid_stride<1>");
+  CHECK(ch11::saxpy_kernel_name(ch11::SaxpyForm::Vectorized, 16) == "saxpy_vectorized<16>");
 }
 
 TEST_CASE("every kernel form and unroll factor matches the exact result on edge sizes", "[gpu]") {
@@ -56,7 +58,8 @@ TEST_CASE("every kernel form and unroll factor matches the exact result on edge 
   std::vector<float> got(big + guard);
   std::vector<unsigned char> poison(guard * sizeof(float), 0xFF);
 
-  for (const auto form : {ch11::SaxpyForm::GridStride, ch11::SaxpyForm::Unrolled}) {
+  for (const auto form : {ch11::SaxpyForm::GridStride, ch11::SaxpyForm::Unrolled,
+                          ch11::SaxpyForm::Vectorized}) {
     for (int unroll = 1; unroll <= ch11::kMaxUnroll; ++unroll) {
       const auto launch = ch11::saxpy_launcher(form, unroll);
       for (const int threads : {32, 256, 1024}) {
@@ -85,6 +88,46 @@ TEST_CASE("every kernel form and unroll factor matches the exact result on edge 
             CHECK(r.ok);
             CHECK(std::memcmp(got.data() + n, poison.data(), poison.size()) == 0);
           }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("the vectorized kernel matches on pointers that are or are not 16-byte aligned", "[gpu]") {
+  // Offsets of 4 floats keep the float4 path; offsets of 1 to 3 take the scalar fallback.
+  hb::select_device(0);
+  const std::uint64_t seed = hb::test_seed(2025);
+  const float alpha = 0.5f;
+  const std::size_t big = 100003, guard = 64;
+  const auto x = hb::uniform_vector<float>(big + 8, seed, -1.0f, 1.0f);
+  const auto y = hb::uniform_vector<float>(big + 8, seed + 1, -1.0f, 1.0f);
+  hb::DeviceBuffer<float> dx(big + 8), dy(big + 8), dout(big + 8 + guard);
+  hb::copy_to_device(dx.data(), x.data(), dx.bytes());
+  hb::copy_to_device(dy.data(), y.data(), dy.bytes());
+  hb::Stream s;
+  std::vector<unsigned char> poison(guard * sizeof(float), 0xFF);
+  for (const std::size_t in_offset : {std::size_t(0), std::size_t(1), std::size_t(4)}) {
+    for (const std::size_t out_offset : {std::size_t(0), std::size_t(3), std::size_t(4)}) {
+      std::vector<double> want(big);
+      ch11::saxpy_exact(want.data(), x.data() + in_offset, y.data() + in_offset, big, alpha);
+      const auto tol = ch11::tolerance_vs_exact(alpha, ch11::max_abs(x.data() + in_offset, big));
+      for (const int unroll : {1, 3, 16}) {
+        for (const std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(4099), big}) {
+          INFO("unroll " << unroll << ", input offset " << in_offset << ", output offset "
+                         << out_offset << ", n " << n);
+          hb::poison(dout.data(), dout.bytes(), 0xFF, s);
+          ch11::saxpy_launcher(ch11::SaxpyForm::Vectorized, unroll)(
+              dout.data() + out_offset, dx.data() + in_offset, dy.data() + in_offset, n, alpha,
+              {128, 0}, s);
+          std::vector<float> got(n + guard);
+          HB_CUDA_CHECK(cudaMemcpyAsync(got.data(), dout.data() + out_offset,
+                                        (n + guard) * sizeof(float), cudaMemcpyDeviceToHost, s));
+          HB_CUDA_CHECK(cudaStreamSynchronize(s));
+          const auto r = hb::compare_relative(got.data(), want.data(), n, tol.rtol, tol.atol, "outputs");
+          INFO(r.report);
+          CHECK(r.ok);
+          CHECK(std::memcmp(got.data() + n, poison.data(), poison.size()) == 0);
         }
       }
     }
