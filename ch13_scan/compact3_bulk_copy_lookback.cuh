@@ -124,14 +124,9 @@ void compact3_launch(const int* in, int* out, std::size_t n, int* count, Scratch
 void compact3_bulk_copy_lookback(const int* in, int* out, std::size_t n, int* count, int threads,
                                  Scratch& scratch, cudaStream_t stream) {
   require_threads("compaction variant 3", BlockRule::PowerOfTwoFrom32, threads);
-  switch (threads) {
-    case 32: return compact3_launch<32>(in, out, n, count, scratch, stream);
-    case 64: return compact3_launch<64>(in, out, n, count, scratch, stream);
-    case 128: return compact3_launch<128>(in, out, n, count, scratch, stream);
-    case 256: return compact3_launch<256>(in, out, n, count, scratch, stream);
-    case 512: return compact3_launch<512>(in, out, n, count, scratch, stream);
-    default: return compact3_launch<1024>(in, out, n, count, scratch, stream);
-  }
+  with_block_size(threads, [&](auto block) {
+    compact3_launch<decltype(block)::value>(in, out, n, count, scratch, stream);
+  });
 }
 
 }  // namespace ch13

@@ -40,22 +40,6 @@ __device__ T reduce_block(T* partials) {
 }
 // [scan4-reduce-block]
 
-/// Calls `f(std::integral_constant<int, threads>{})` for threads = 32, 64, ..., 1024: the
-/// switch that turns a run-time block size into a template argument (listing 13.7's
-/// wrapper). \pre threads is one of these (checked by the caller).
-template <typename F>
-void with_block_size(int threads, F&& f) {
-  switch (threads) {
-    case 32: return f(std::integral_constant<int, 32>{});
-    case 64: return f(std::integral_constant<int, 64>{});
-    case 128: return f(std::integral_constant<int, 128>{});
-    case 256: return f(std::integral_constant<int, 256>{});
-    case 512: return f(std::integral_constant<int, 512>{});
-    case 1024: return f(std::integral_constant<int, 1024>{});
-    default: throw std::logic_error("with_block_size: " + std::to_string(threads) + " threads");
-  }
-}
-
 // [scan4-kernels]
 /// Listing 13.7 (scanReduceBlocks): the total of each tile of kThreads elements, grid-stride.
 /// \param tile_totals one total per tile

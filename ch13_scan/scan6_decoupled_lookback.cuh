@@ -385,14 +385,9 @@ void scan6_decoupled_lookback(const T* in, T* out, std::size_t n, ScanKind kind,
                               Scratch& scratch, cudaStream_t stream) {
   require_threads("scan variant 6", BlockRule::PowerOfTwoFrom32, threads);
   if (n == 0) return;
-  switch (threads) {
-    case 32: return scan6_launch<T, 32>(in, out, n, kind, scratch, stream);
-    case 64: return scan6_launch<T, 64>(in, out, n, kind, scratch, stream);
-    case 128: return scan6_launch<T, 128>(in, out, n, kind, scratch, stream);
-    case 256: return scan6_launch<T, 256>(in, out, n, kind, scratch, stream);
-    case 512: return scan6_launch<T, 512>(in, out, n, kind, scratch, stream);
-    default: return scan6_launch<T, 1024>(in, out, n, kind, scratch, stream);
-  }
+  with_block_size(threads, [&](auto block) {
+    scan6_launch<T, decltype(block)::value>(in, out, n, kind, scratch, stream);
+  });
 }
 
 }  // namespace ch13
