@@ -73,7 +73,7 @@ struct BulkTile {
 /// \param tile_elements elements per tile
 /// \param tiles tiles of this launch (one block each)
 /// \param counter the look-back counter of the Scratch
-/// \param staged the tile in shared memory (tile_elements elements, 16-byte aligned)
+/// \param staged the tile in shared memory (tile_elements elements, 128-byte aligned)
 /// \param landed the tile's barrier in shared memory
 /// \param ticket shared memory for the ticket
 template <typename T, bool kVectorized>
