@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdint>
 #include <stdexcept>
 #include <utility>
 
 #include "hb/error.h"
+#include "hb/memory.h"
 
 namespace ch11 {
 
@@ -60,8 +60,7 @@ void launch_saxpy_grid_stride(float* out, const float* x, const float* y, std::s
 template <int Unroll>
 void launch_saxpy_vectorized(float* out, const float* x, const float* y, std::size_t n,
                              float alpha, LaunchShape shape, cudaStream_t stream) {
-  const auto aligned = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  if (!aligned(out) || !aligned(x) || !aligned(y)) {
+  if (!hb::aligned16(out) || !hb::aligned16(x) || !hb::aligned16(y)) {
     // float4 accesses need 16-byte alignment; the scalar form handles any pointers.
     launch_saxpy_unrolled<Unroll>(out, x, y, n, alpha, shape, stream);
     return;

@@ -108,13 +108,11 @@ void compact3_launch(const int* in, int* out, std::size_t n, int* count, Scratch
   const unsigned t = static_cast<unsigned>(tiles);
   const std::size_t bytes = kTile * sizeof(int);
   if (aligned16(in)) {
-    static const bool once = (allow_tile_shared_memory(compact3_kernel<kThreads, true>, bytes), true);
-    (void)once;
+    allow_tile_shared_memory<compact3_kernel<kThreads, true>>(bytes);
     compact3_kernel<kThreads, true><<<t, kThreads, bytes, stream>>>(
         in, out, n, count, status, scratch.lookback_counter(), t);
   } else {
-    static const bool once = (allow_tile_shared_memory(compact3_kernel<kThreads, false>, bytes), true);
-    (void)once;
+    allow_tile_shared_memory<compact3_kernel<kThreads, false>>(bytes);
     compact3_kernel<kThreads, false><<<t, kThreads, bytes, stream>>>(
         in, out, n, count, status, scratch.lookback_counter(), t);
   }

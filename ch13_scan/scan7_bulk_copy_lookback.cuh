@@ -204,14 +204,19 @@ __global__ void __launch_bounds__(kThreads)
 // [scan7-kernel]
 
 // [scan7-launch]
-/// Grants a kernel the dynamic shared memory of its tile (above 48 KB a kernel must ask) and
-/// asks for the largest shared-memory carveout, so that as many tiles as fit share an SM.
-template <typename Kernel>
-void allow_tile_shared_memory(Kernel kernel, std::size_t bytes) {
-  HB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(bytes)));
-  HB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                     cudaSharedmemCarveoutMaxShared));
+/// Grants \p kKernel the dynamic shared memory of its tile (above 48 KB a kernel must ask)
+/// and asks for the largest shared-memory carveout, so that as many tiles as fit share an SM.
+/// The attributes are set on the first call for each kernel; later calls cost nothing.
+template <auto kKernel>
+void allow_tile_shared_memory(std::size_t bytes) {
+  static const bool done = [bytes] {
+    HB_CUDA_CHECK(cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(bytes)));
+    HB_CUDA_CHECK(cudaFuncSetAttribute(kKernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                       cudaSharedmemCarveoutMaxShared));
+    return true;
+  }();
+  (void)done;
 }
 
 /// One launch: one block per tile; the bulk-copy kernel when both pointers are 16-byte aligned.
@@ -226,12 +231,10 @@ void scan7_launch(const T* in, T* out, std::size_t n, ScanKind kind, Scratch& sc
   const unsigned t = static_cast<unsigned>(tiles);
   const std::size_t bytes = kTile * sizeof(T);
   if (aligned16(in) && aligned16(out)) {
-    static const bool once = (allow_tile_shared_memory(scan7_kernel<T, kThreads, true>, bytes), true);
-    (void)once;
+    allow_tile_shared_memory<scan7_kernel<T, kThreads, true>>(bytes);
     scan7_kernel<T, kThreads, true><<<t, kThreads, bytes, stream>>>(in, out, n, kind, status, counter, t);
   } else {
-    static const bool once = (allow_tile_shared_memory(scan7_kernel<T, kThreads, false>, bytes), true);
-    (void)once;
+    allow_tile_shared_memory<scan7_kernel<T, kThreads, false>>(bytes);
     scan7_kernel<T, kThreads, false><<<t, kThreads, bytes, stream>>>(in, out, n, kind, status, counter, t);
   }
   HB_CHECK_LAUNCH();

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "hb/error.h"
+#include "hb/memory.h"
 #include "scan_launch.h"
 #include "scan_launchers.h"
 
@@ -66,8 +67,7 @@ void with_block_size(int threads, F&& f) {
   }
 }
 
-/// Whether \p p is aligned for 16-byte vector loads and stores.
-inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+using hb::aligned16;
 
 }  // namespace ch13
 

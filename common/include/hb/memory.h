@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 #include <cuda_runtime_api.h>
@@ -13,6 +14,9 @@
 #include "hb/error.h"
 
 namespace hb {
+
+/// Whether \p p is aligned for 16-byte vector accesses (float4, int4, bulk copies).
+inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 namespace detail {
 /// One owner for every kind of allocation; \p Kind supplies allocate() and release().
