@@ -339,11 +339,12 @@ StageTimes run_pipelined(Pipeline& p, float alpha, std::size_t chunk) {
   require_pinned(p, "run_pipelined");
   if (chunk == 0) throw std::invalid_argument("run_pipelined: chunk must be at least 1");
   const cudaStream_t in = p.streams[0], work = p.streams[1], out = p.streams[2];
+  const std::vector<Range> chunks = pipeline_chunks(p.n, chunk);  // before the clock starts
   hb::HostTimer wall;
   // [pipelined-issue]
   p.start.record(in);
   HB_CUDA_CHECK(cudaStreamWaitEvent(out, p.start, 0));  // so `stop` follows `start` even if n == 0
-  for (const Range r : pipeline_chunks(p.n, chunk)) {
+  for (const Range r : chunks) {
     const std::size_t begin = r.begin, len = r.size();
     copy_async(p.dx.data() + begin, p.hx.data() + begin, len, cudaMemcpyHostToDevice, in);
     copy_async(p.dy.data() + begin, p.hy.data() + begin, len, cudaMemcpyHostToDevice, in);
