@@ -133,6 +133,18 @@ std::vector<Range> pipeline_chunks(std::size_t n, std::size_t chunk, std::size_t
 }
 // [pipeline-chunks]
 
+std::vector<std::size_t> pipeline_chunk_candidates(std::size_t n, std::size_t chunk) {
+  std::vector<std::size_t> chunks;
+  if (chunk > 0) {
+    chunks = {chunk};
+  } else {
+    for (const int m : {1, 2, 4, 8, 16, 32}) chunks.push_back(std::size_t(m) << 20);
+  }
+  for (std::size_t& c : chunks) c = std::min(c, n);
+  chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
+  return chunks;
+}
+
 Pipeline::Pipeline(std::size_t n_, HostKind host_, int stream_count)
     : n(n_), host(host_), hx(n_, host_), hy(n_, host_), hout(n_, host_) {
   if (host != HostKind::Mapped) {

@@ -134,6 +134,11 @@ inline constexpr std::size_t kSmallestChunk = std::size_t(256) << 10;
 std::vector<Range> pipeline_chunks(std::size_t n, std::size_t chunk,
                                    std::size_t smallest = kSmallestChunk);
 
+/// The chunk sizes the driver tries for the pipelined strategy on \p n elements: \p chunk
+/// alone when it is not 0, otherwise 1M, 2M, 4M, 8M, 16M and 32M floats; each at most n, in
+/// increasing order, without repeats.
+std::vector<std::size_t> pipeline_chunk_candidates(std::size_t n, std::size_t chunk);
+
 /// The buffers, streams and events of a pipeline of n elements, made once, before timing.
 struct Pipeline {
   /// Host arrays of kind \p host; device arrays unless \p host is Mapped (which needs none);

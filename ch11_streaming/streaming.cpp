@@ -99,15 +99,8 @@ int main(int argc, char** argv) {
 
       // Ours: the given chunk size, or the best of 1M to 32M floats (no larger than n).
       std::vector<ch11::StrategyConfig> pipelined;
-      std::vector<std::size_t> chunks;
-      if (opt->chunk > 0) {
-        chunks = {opt->chunk};
-      } else {
-        for (int m : {1, 2, 4, 8, 16, 32}) chunks.push_back(std::size_t(m) << 20);
-      }
-      for (std::size_t& c : chunks) c = std::min(c, n);
-      chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
-      for (const std::size_t c : chunks) pipelined.push_back({ch11::Strategy::Pipelined, 1, {}, c});
+      for (const std::size_t c : ch11::pipeline_chunk_candidates(n, opt->chunk))
+        pipelined.push_back({ch11::Strategy::Pipelined, 1, {}, c});
       rows.push_back(best_of(p, pipelined, *opt, in));
     }
     {

@@ -69,6 +69,7 @@ benchmarks=(
   "ch11_summary|ch11_streaming/streaming --n 128M --iters 10"
   "ch11_saxpy_sweep|ch11_streaming/saxpy_sweep --n 64M --iters 10"
   "ch11_streams|ch11_streaming/stream3_streams --n 128M --iters 5"
+  "ch11_bus_sharing|ch11_streaming/bus_sharing --n 128M --iters 10"
   "ch12_block_sweep|ch12_reduction/reduction --sweep threads --iters 20"
   "ch12_size_sweep|ch12_reduction/reduction --sweep sizes --iters 50"
   "ch13_block_sweep|ch13_scan/scan --sweep threads --iters 20"

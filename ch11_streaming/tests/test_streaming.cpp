@@ -172,6 +172,16 @@ TEST_CASE("pipeline_chunks covers every element once, with chunks halving toward
   CHECK_THROWS_AS(ch11::pipeline_chunks(10, 4, 0), std::invalid_argument);
 }
 
+TEST_CASE("the driver's chunk sizes are 1M to 32M floats, or the one asked for, none above n") {
+  constexpr std::size_t M = std::size_t(1) << 20;
+  using V = std::vector<std::size_t>;
+  CHECK(ch11::pipeline_chunk_candidates(128 * M, 0) == V{M, 2 * M, 4 * M, 8 * M, 16 * M, 32 * M});
+  CHECK(ch11::pipeline_chunk_candidates(128 * M, 3 * M) == V{3 * M});
+  CHECK(ch11::pipeline_chunk_candidates(3 * M, 0) == V{M, 2 * M, 3 * M});
+  CHECK(ch11::pipeline_chunk_candidates(1000, 0) == V{1000});
+  CHECK(ch11::pipeline_chunk_candidates(1000, 5000) == V{1000});
+}
+
 TEST_CASE("the transfer bound is set by the slower of the two directions") {
   // n = 125M elements: 1 GB up, 0.5 GB down.
   const std::size_t n = 125000000;

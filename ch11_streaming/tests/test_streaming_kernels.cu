@@ -18,6 +18,7 @@
 #include "hb/memory.h"
 #include "hb/random.h"
 #include "hb/testing.h"
+#include "paced_copy.h"
 #include "saxpy.cuh"
 #include "saxpy_cpu.h"
 
@@ -146,4 +147,79 @@ TEST_CASE("the grid size follows occupancy and never exceeds what the array need
   CHECK(full % dev.sm_count == 0);
   CHECK(full <= dev.sm_count * (dev.max_threads_per_sm / 256));
   CHECK(ch11::saxpy_grid_size(kernel, {256, 3}, std::size_t(1) << 30, 1024) == 3);
+}
+
+TEST_CASE("the paced copy copies every element exactly, aligned or not, into device or mapped memory",
+          "[gpu]") {
+  hb::select_device(0);
+  const std::size_t big = 100003, guard = 64;
+  const auto src = hb::uniform_vector<float>(big + 8, hb::test_seed(2026), -1.0f, 1.0f);
+  hb::DeviceBuffer<float> dsrc(big + 8), ddst(big + 8 + guard);
+  hb::MappedBuffer<float> mapped(big + 8 + guard);
+  hb::copy_to_device(dsrc.data(), src.data(), dsrc.bytes());
+  hb::Stream s;
+  std::vector<unsigned char> poison(guard * sizeof(float), 0xFF);
+  for (const bool to_mapped : {false, true}) {
+    for (const std::size_t src_offset : {std::size_t(0), std::size_t(1), std::size_t(4)}) {
+      for (const std::size_t dst_offset : {std::size_t(0), std::size_t(3)}) {
+        for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(7),
+                                    std::size_t(1023), std::size_t(1024), std::size_t(1025), big}) {
+          for (const double gbs : {0.0, 50.0}) {
+            for (const int blocks : {1, 3}) {
+              INFO((to_mapped ? "mapped" : "device") << " destination, source offset "
+                   << src_offset << ", destination offset " << dst_offset << ", n " << n
+                   << ", " << gbs << " GB/s, " << blocks << " blocks");
+              std::vector<float> got(n + guard);
+              if (to_mapped) {
+                std::memset(mapped.data(), 0xFF, mapped.bytes());
+                ch11::launch_paced_copy(mapped.device_data() + dst_offset, dsrc.data() + src_offset,
+                                        n, gbs, blocks, s);
+                HB_CUDA_CHECK(cudaStreamSynchronize(s));
+                std::memcpy(got.data(), mapped.data() + dst_offset, got.size() * sizeof(float));
+              } else {
+                hb::poison(ddst.data(), ddst.bytes(), 0xFF, s);
+                ch11::launch_paced_copy(ddst.data() + dst_offset, dsrc.data() + src_offset, n,
+                                        gbs, blocks, s);
+                HB_CUDA_CHECK(cudaMemcpyAsync(got.data(), ddst.data() + dst_offset,
+                                              got.size() * sizeof(float), cudaMemcpyDeviceToHost, s));
+                HB_CUDA_CHECK(cudaStreamSynchronize(s));
+              }
+              CHECK(std::memcmp(got.data(), src.data() + src_offset, n * sizeof(float)) == 0);
+              CHECK(std::memcmp(got.data() + n, poison.data(), poison.size()) == 0);
+            }
+          }
+        }
+      }
+    }
+  }
+  CHECK_THROWS_AS(ch11::launch_paced_copy(ddst.data(), dsrc.data(), 10, 0.0, 0, s),
+                  std::invalid_argument);
+}
+
+TEST_CASE("the paced copy takes at least its bytes over its rate", "[gpu]") {
+  // 4M floats (16.8 MB) at 4 GB/s: the last tile may not start before 4.19 ms. Unpaced, four
+  // blocks copy the same bytes in a fraction of that (checked too, outside the sanitizer).
+  hb::select_device(0);
+  const std::size_t n = std::size_t(4) << 20;
+  const double gbs = 4.0, want_ms = double(n * sizeof(float)) / (gbs * 1e9) * 1e3;
+  hb::DeviceBuffer<float> src(n), dst(n);
+  hb::Stream s;
+  hb::poison(src.data(), src.bytes(), 0x3C, s);
+  hb::Event start, stop;
+  auto time_copy = [&](double rate) {
+    start.record(s);
+    ch11::launch_paced_copy(dst.data(), src.data(), n, rate, 4, s);
+    stop.record(s);
+    stop.synchronize();
+    return double(stop.elapsed_since(start));
+  };
+  time_copy(0.0);  // warm-up
+  const double paced_ms = time_copy(gbs);
+  INFO("paced " << paced_ms << " ms, at least " << want_ms << " ms expected");
+  CHECK(paced_ms >= 0.99 * want_ms);
+  if (!hb::under_sanitizer()) {
+    const double unpaced_ms = time_copy(0.0);
+    INFO("unpaced " << unpaced_ms << " ms");
+    CHECK(unpaced_ms < 0.5 * want_ms);
+  }
 }
