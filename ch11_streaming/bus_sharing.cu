@@ -44,7 +44,7 @@ struct Beside {
   float* out = nullptr;
 };
 
-/// Medians of one scenario: the copy in, and what ran beside it (NaN for nothing).
+/// Milliseconds of one repetition: the copy in, and what ran beside it (NaN for nothing).
 struct Sharing {
   double in_ms = 0.0;
   double back_ms = std::nan("");
@@ -73,7 +73,6 @@ int main(int argc, char** argv) {
                   "ms lost per GB sent back", "check"});
     std::optional<std::string> failure;
     {
-      // [bus-sharing-setup]
       // 8n bytes to send (x and y of SAXPY, side by side); n seeded floats to send back, from
       // device memory into pinned memory (copy engine) or mapped memory (kernel).
       hb::PinnedBuffer<float> host_in(2 * n), host_out(n);
@@ -85,7 +84,6 @@ int main(int argc, char** argv) {
       hb::copy_to_device(dev_back.data(), back.data(), n * sizeof(float));
       hb::Stream in, side;
       hb::Event in_start, in_stop, side_start, side_stop;
-      // [bus-sharing-setup]
 
       std::vector<Beside> besides;
       besides.push_back({"a", "nothing", {}, nullptr});
