@@ -5,6 +5,7 @@
 #include <string>
 
 #include "hb/error.h"
+#include "hb/memory.h"
 #include "histogram_launch.h"
 #include "histogram_launchers.h"
 
@@ -58,7 +59,7 @@ void Workspace::require(const void* d_in, std::size_t n) const {
   if (n > max_n_)
     throw std::logic_error("histo::Workspace: input of " + std::to_string(n) +
                            " bytes, but the workspace was made for " + std::to_string(max_n_));
-  if (reinterpret_cast<std::uintptr_t>(d_in) % 16 != 0)
+  if (!hb::aligned16(d_in))
     throw std::logic_error("histo: the input must be 16-byte aligned");
 }
 
