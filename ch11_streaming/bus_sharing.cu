@@ -191,7 +191,8 @@ int main(int argc, char** argv) {
         const double back_time = side_ran ? hb::summarize(back_ms[k]).median_ms : 0.0;
         // Bytes sent back while the copy in ran: all of them if they were done first, else
         // the part their own rate moved in the copy in's time.
-        const double during = side_ran ? std::min(back_bytes, back_bytes / back_time * copy_in) : 0.0;
+        const double during =
+            side_ran ? std::min(back_bytes, back_bytes / back_time * copy_in) : 0.0;
         r.row({besides[k].id, besides[k].what,
                side_ran ? hb::fixed(ch11::gbs(back_bytes, back_time), 2) : "-",
                hb::fixed(during / 1e6, 1), hb::fixed(copy_in, 3),
@@ -199,18 +200,20 @@ int main(int argc, char** argv) {
                side_ran ? hb::fixed((copy_in - alone_ms) / (during / 1e9), 2) : "-", checks[k]});
       }
       // The best chunk size, as in the driver.
-      std::size_t best = 0;
-      for (std::size_t c = 1; c < chunks.size(); ++c)
-        if (hb::summarize(pipeline_ms[c]).median_ms < hb::summarize(pipeline_ms[best]).median_ms)
-          best = c;
-      const double wall = hb::summarize(pipeline_ms[best]).median_ms;
-      r.row({"p", "SAXPY pipelined, chunk " + std::to_string(chunks[best]) + " floats (wall clock)",
-             "-", hb::fixed(back_bytes / 1e6, 1), hb::fixed(wall, 3),
+      std::vector<double> medians;
+      for (const auto& samples : pipeline_ms) medians.push_back(hb::summarize(samples).median_ms);
+      const std::size_t best =
+          std::size_t(std::min_element(medians.begin(), medians.end()) - medians.begin());
+      const double wall = medians[best];
+      r.row({"p",
+             "SAXPY pipelined, chunk " + std::to_string(chunks[best]) + " floats (wall clock)", "-",
+             hb::fixed(back_bytes / 1e6, 1), hb::fixed(wall, 3),
              hb::fixed(ch11::gbs(up_bytes, wall), 2), hb::fixed(100.0 * alone_ms / wall, 1),
              hb::fixed((wall - alone_ms) / (back_bytes / 1e9), 2), pipeline_checks[best]});
     }
 
-    ch11::add_facts(r, "bus_sharing", *opt, "pinned (copy in, copy engine out), mapped (kernel out)");
+    ch11::add_facts(r, "bus_sharing", *opt,
+                    "pinned (copy in, copy engine out), mapped (kernel out)");
     r.fact("copy in", "one cudaMemcpyAsync of 8n bytes host->device, CUDA events, median");
     r.fact("its GB/s", "4n bytes over the median time of what ran beside the copy in");
     r.fact("ms lost per GB sent back",

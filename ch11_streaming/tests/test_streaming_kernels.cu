@@ -181,7 +181,8 @@ TEST_CASE("the paced copy copies every element exactly, aligned or not, into dev
                 ch11::launch_paced_copy(ddst.data() + dst_offset, dsrc.data() + src_offset, n,
                                         gbs, blocks, s);
                 HB_CUDA_CHECK(cudaMemcpyAsync(got.data(), ddst.data() + dst_offset,
-                                              got.size() * sizeof(float), cudaMemcpyDeviceToHost, s));
+                                              got.size() * sizeof(float),
+                                              cudaMemcpyDeviceToHost, s));
                 HB_CUDA_CHECK(cudaStreamSynchronize(s));
               }
               CHECK(std::memcmp(got.data(), src.data() + src_offset, n * sizeof(float)) == 0);
