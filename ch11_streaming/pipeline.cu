@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "hb/bandwidth.h"
+#include "hb/capability.h"
 #include "hb/device.h"
 #include "hb/error.h"
 #include "hb/random.h"
@@ -507,7 +508,7 @@ void add_facts(hb::Report& r, const std::string& program, const StreamingOptions
   r.fact("command", opt.command);
   r.fact("date", hb::today_utc());
   r.fact("gpu", dev.name);
-  r.fact("compute capability", dev.compute_capability());
+  r.fact("compute capability", hb::capability_summary());
   r.fact("SMs", std::to_string(dev.sm_count));
   r.fact("copy engines", std::to_string(dev.async_engines));
   r.fact("driver", hb::driver_version_text());

@@ -40,8 +40,9 @@ __global__ void count_mismatches(const float* __restrict__ got, const float* __r
     const double g = got[i], w = want[i];
     local += !(std::fabs(g - w) <= atol + rtol * std::fabs(w));
   }
-  // Every lane reaches this point, so the whole warp can add up its counts.
-  local = __reduce_add_sync(0xffffffffu, local);
+  // Every lane reaches this point, so the whole warp can add up its counts (shuffles rather
+  // than __reduce_add_sync, which needs compute capability 8.0: this check runs on every GPU).
+  for (int offset = 16; offset > 0; offset /= 2) local += __shfl_xor_sync(0xffffffffu, local, offset);
   if ((threadIdx.x & 31) == 0 && local > 0)
     atomicAdd(count, static_cast<unsigned long long>(local));
 }

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "hb/bandwidth.h"
+#include "hb/capability.h"
 #include "hb/cli.h"
 #include "hb/device.h"
 #include "hb/error.h"
@@ -57,7 +58,10 @@ void add_facts(hb::Report& r, const std::string& program, const std::string& com
   r.fact("command", command);
   r.fact("date", hb::today_utc());
   r.fact("gpu", dev.name);
-  r.fact("compute capability", dev.compute_capability());
+  r.fact("compute capability", hb::capability_summary());
+  for (const auto& v : variants())
+    if (const std::string note = hb::form_note(v.needs); !note.empty())
+      r.fact("variant " + std::string(v.id) + " " + v.name, note);
   r.fact("SMs", std::to_string(dev.sm_count));
   r.fact("driver", hb::driver_version_text());
   r.fact("CUDA runtime", hb::cuda_version_text(dev.runtime_version));

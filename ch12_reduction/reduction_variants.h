@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hb/capability.h"
 #include "reduction_launch.h"
 
 namespace ch12 {
@@ -29,6 +30,7 @@ struct Variant {
   BlockRule threads;    ///< which block sizes it accepts
   int default_threads;  ///< block size of the per-variant program and the size sweep
   Result result;        ///< what it computes
+  hb::Needs needs = {};  ///< the GPU it needs: every row runs on any GPU CUDA 13 supports
 
   /// "reduction1_two_pass": the name of the variant's program.
   std::string program() const;

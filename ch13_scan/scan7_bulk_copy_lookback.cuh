@@ -11,6 +11,9 @@
 /// sum it (the aggregate the look-back publishes) and once to scan and store it, row by row as
 /// in variant 6. The look-back polls without back-off. The block size must be a power of two
 /// from 32 to 1024.
+///
+/// The bulk copy needs compute capability 9.0. Code built for older GPUs stages the same tile
+/// with 16-byte loads by every thread of the block; the rest of the kernel is the same.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +21,15 @@
 #include <cuda/ptx>
 
 #include "scan6_decoupled_lookback.cuh"
+
+// The bulk-copy engine (TMA) and its transaction barriers exist from compute capability 9.0
+// on. Code for older GPUs never names them: one instruction they lack would stop the whole
+// module, variant 6's kernels with it, from loading there.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define CH13_BULK_COPY 1
+#else
+#define CH13_BULK_COPY 0
+#endif
 
 namespace ch13 {
 
@@ -32,27 +44,39 @@ namespace ch13 {
 /// \param bytes the tile's size
 __device__ __forceinline__ void start_tile_copy(std::uint64_t* landed, void* dst, const void* src,
                                                 unsigned bytes) {
+#if CH13_BULK_COPY
   namespace ptx = cuda::ptx;
   // The barrier expects one arrival (ours, below) and `bytes` bytes from the copy engine.
   ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, landed,
                                  bytes);
   ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, dst, src, bytes, landed);
+#else
+  (void)landed, (void)dst, (void)src, (void)bytes;
+#endif
 }
 
 /// Initializes the barrier of one tile copy (one arrival expected), visible to the copy
 /// engine. Called by the thread that starts the copy, before it does.
 /// \param landed the barrier in shared memory
 __device__ __forceinline__ void init_tile_barrier(std::uint64_t* landed) {
+#if CH13_BULK_COPY
   namespace ptx = cuda::ptx;
   ptx::mbarrier_init(landed, 1);
   ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+#else
+  (void)landed;
+#endif
 }
 
 /// Waits until the copy started by start_tile_copy() has landed (the barrier's first phase).
 /// \param landed the tile's barrier
 __device__ __forceinline__ void wait_tile_landed(std::uint64_t* landed) {
+#if CH13_BULK_COPY
   while (!cuda::ptx::mbarrier_try_wait_parity(landed, 0u)) {
   }
+#else
+  (void)landed;
+#endif
 }
 // [scan7-copy]
 
@@ -92,7 +116,16 @@ __device__ BulkTile stage_tile(const T* in, std::size_t n, unsigned tile_element
   const BulkTile tile{static_cast<unsigned>(*ticket), static_cast<unsigned>(*ticket >> 32),
                       (std::size_t(static_cast<unsigned>(*ticket)) + 1) * tile_elements <= n};
   if (kVectorized && tile.whole) {
+#if CH13_BULK_COPY
     wait_tile_landed(landed);
+#else
+    // The portable form: every thread copies 16-byte vectors of the tile.
+    const uint4* src = reinterpret_cast<const uint4*>(in + std::size_t(tile.index) * tile_elements);
+    uint4* dst = reinterpret_cast<uint4*>(staged);
+    const unsigned vectors = tile_elements * unsigned(sizeof(T)) / 16;
+    for (unsigned i = threadIdx.x; i < vectors; i += blockDim.x) dst[i] = src[i];
+    __syncthreads();
+#endif
   } else {
     const std::size_t first = std::size_t(tile.index) * tile_elements;
     for (unsigned i = threadIdx.x; i < tile_elements; i += blockDim.x)
@@ -245,6 +278,7 @@ template <typename T>
 void scan7_bulk_copy_lookback(const T* in, T* out, std::size_t n, ScanKind kind, int threads,
                               Scratch& scratch, cudaStream_t stream) {
   require_threads("scan variant 7", BlockRule::PowerOfTwoFrom32, threads);
+  require_shared_memory("scan variant 7", kBulkTileBytesPerThread, threads);
   if (n == 0) return;
   with_block_size(threads, [&](auto block) {
     scan7_launch<T, decltype(block)::value>(in, out, n, kind, scratch, stream);

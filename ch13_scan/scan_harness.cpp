@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "hb/bandwidth.h"
+#include "hb/capability.h"
 #include "hb/cli.h"
 #include "hb/device.h"
 #include "hb/error.h"
@@ -62,6 +63,16 @@ bool is_poison(const T& v) {
   return std::memcmp(&v, &p, sizeof v) == 0;
 }
 
+// The rows whose form depends on the GPU (the others run everywhere as written).
+std::vector<const VariantInfo*> forms_to_report() {
+  std::vector<const VariantInfo*> rows;
+  for (const auto& v : scan_variants())
+    if (hb::needs_anything(v.needs)) rows.push_back(&v);
+  for (const auto& v : compact_variants())
+    if (hb::needs_anything(v.needs)) rows.push_back(&v);
+  return rows;
+}
+
 // Facts every report of the chapter starts with.
 void add_facts(hb::Report& r, const std::string& program, const std::string& command,
                const hb::DeviceInfo& dev, const hb::CommonOptions& opt) {
@@ -69,7 +80,9 @@ void add_facts(hb::Report& r, const std::string& program, const std::string& com
   r.fact("command", command);
   r.fact("date", hb::today_utc());
   r.fact("gpu", dev.name);
-  r.fact("compute capability", dev.compute_capability());
+  r.fact("compute capability", hb::capability_summary());
+  for (const VariantInfo* v : forms_to_report())
+    if (const std::string note = hb::form_note(v->needs); !note.empty()) r.fact(v->label(), note);
   r.fact("SMs", std::to_string(dev.sm_count));
   r.fact("driver", hb::driver_version_text());
   r.fact("CUDA runtime", hb::cuda_version_text(dev.runtime_version));
@@ -523,7 +536,7 @@ void block_sweep(hb::Report& r, const std::vector<Variant>& rows, Measure measur
     bool ok = true;
     bool checked = true;
     for (int t : kBlockSizes) {
-      if (v.impl != Impl::Ours || !v.accepts_threads(t)) {
+      if (v.impl != Impl::Ours || !v.accepts_threads_here(t)) {
         cells.push_back("-");
         continue;
       }

@@ -30,6 +30,9 @@ constexpr int kLookbackItems = 16;
 /// (32 KB for 256 threads of int): eight 16-byte vectors.
 constexpr int kBulkItems = 32;
 
+/// Dynamic shared memory per thread of variant 7 and compaction 3 (their staged tile).
+constexpr unsigned kBulkTileBytesPerThread = kBulkItems * 4;
+
 /// Which block sizes a variant accepts.
 enum class BlockRule {
   Library,             ///< the library picks its own (CUB); --threads is not offered
@@ -46,6 +49,12 @@ std::string describe(BlockRule rule);
 /// Throws hb::UsageError naming \p variant (e.g. "scan variant 6") unless \p rule allows
 /// \p threads.
 void require_threads(const std::string& variant, BlockRule rule, int threads);
+/// Whether a block of \p threads threads with \p bytes_per_thread of dynamic shared memory (and
+/// a little static) fits the shared memory the current GPU grants (hb::shared_per_block_limit).
+/// Always true for 0 bytes per thread.
+bool fits_shared_memory(unsigned bytes_per_thread, int threads);
+/// Throws hb::UsageError naming \p variant unless fits_shared_memory(bytes_per_thread, threads).
+void require_shared_memory(const std::string& variant, unsigned bytes_per_thread, int threads);
 
 /// Device memory every device-level variant may need, sized once for inputs of up to max_n
 /// 4-byte elements.

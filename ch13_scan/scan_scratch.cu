@@ -1,6 +1,7 @@
 // The caller-owned scratch memory of chapter 13 and the block-size rules.
 #include <algorithm>
 
+#include "hb/capability.h"
 #include "hb/error.h"
 #include "scan_launch.h"
 #include "scan_launchers.h"
@@ -118,6 +119,26 @@ void require_threads(const std::string& variant, BlockRule rule, int threads) {
   if (!accepts(rule, threads)) {
     throw hb::UsageError("--threads " + std::to_string(threads) + ": " + variant + " needs " +
                          describe(rule) + " threads per block");
+  }
+}
+
+namespace {
+// Static shared memory of the tile kernels (barrier, ticket, warp totals), with room to spare.
+constexpr std::size_t kStaticSharedAllowance = 1024;
+}  // namespace
+
+bool fits_shared_memory(unsigned bytes_per_thread, int threads) {
+  if (bytes_per_thread == 0) return true;
+  return std::size_t(bytes_per_thread) * std::size_t(threads) + kStaticSharedAllowance <=
+         hb::shared_per_block_limit();
+}
+
+void require_shared_memory(const std::string& variant, unsigned bytes_per_thread, int threads) {
+  if (!fits_shared_memory(bytes_per_thread, threads)) {
+    throw hb::UsageError("--threads " + std::to_string(threads) + ": " + variant + " needs " +
+                         std::to_string(std::size_t(bytes_per_thread) * threads / 1024) +
+                         " KiB of shared memory per block at this block size; this GPU grants " +
+                         std::to_string(hb::shared_per_block_limit() / 1024) + " KiB");
   }
 }
 

@@ -2,6 +2,7 @@
 // row's header file and of its section in README.md; a CPU test checks that the three agree.
 #include "scan_variants.h"
 
+#include "hb/capability.h"
 #include "hb/error.h"
 #include "scan_launchers.h"
 
@@ -21,6 +22,16 @@ std::string VariantInfo::label() const {
 std::size_t SegmentVariant::segment(int block_threads) const {
   return std::string(prefix) == "warp" ? 32 : std::size_t(block_threads) * elements_per_thread;
 }
+
+bool VariantInfo::accepts_threads_here(int n) const {
+  return accepts_threads(n) && fits_shared_memory(tile_bytes_per_thread, n);
+}
+
+namespace {
+// What variant 7 and compaction 3 do below compute capability 9.0, where there is no bulk copy.
+constexpr const char* kStagedByLoads =
+    "every thread stages 16-byte vectors of the tile (no bulk-copy engine before 9.0)";
+}  // namespace
 
 // clang-format off
 const std::vector<ScanVariant>& scan_variants() {
@@ -133,7 +144,8 @@ const std::vector<ScanVariant>& scan_variants() {
      "the look-back publishes) and once to scan and store it, row by row as in variant 6. "
      "The look-back polls without back-off. The block size must be a power of two from 32 "
      "to 1024.",
-      Impl::Ours, BlockRule::PowerOfTwoFrom32, 256}, scan7_bulk_copy_lookback<int>, scan7_bulk_copy_lookback<float>},
+      Impl::Ours, BlockRule::PowerOfTwoFrom32, 256, {90, kStagedByLoads}, kBulkTileBytesPerThread},
+     scan7_bulk_copy_lookback<int>, scan7_bulk_copy_lookback<float>},
   };
   return table;
 }
@@ -176,7 +188,8 @@ const std::vector<CompactVariant>& compact_variants() {
      "of the warps before it and of the tiles before the tile. No registers hold the tile "
      "while it is in flight and no second staging area is needed, so six blocks of 256 "
      "threads share an SM. The block size must be a power of two from 32 to 1024.",
-      Impl::Ours, BlockRule::PowerOfTwoFrom32, 256}, compact3_bulk_copy_lookback},
+      Impl::Ours, BlockRule::PowerOfTwoFrom32, 256, {90, kStagedByLoads}, kBulkTileBytesPerThread},
+     compact3_bulk_copy_lookback},
   };
   return table;
 }

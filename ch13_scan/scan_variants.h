@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hb/capability.h"
 #include "scan_launch.h"
 
 namespace ch13 {
@@ -30,6 +31,8 @@ struct VariantInfo {
   Impl impl;            ///< CPU, library or ours
   BlockRule threads;    ///< which block sizes it accepts
   int default_threads;  ///< block size of the per-variant program and the size sweep
+  hb::Needs needs = {};  ///< the GPU its headline form needs, and what runs below it
+  unsigned tile_bytes_per_thread = 0;  ///< dynamic shared memory per thread of a block (0: none)
 
   /// "scan3_scan_then_fan": the name of the variant's program (device-level tables).
   std::string program() const;
@@ -37,6 +40,9 @@ struct VariantInfo {
   std::string header() const;
   /// Whether the variant accepts blocks of \p n threads.
   bool accepts_threads(int n) const { return ch13::accepts(threads, n); }
+  /// Whether it accepts blocks of \p n threads on the current GPU: the rule, and the tile of
+  /// such a block fits the shared memory the GPU grants (fits_shared_memory()).
+  bool accepts_threads_here(int n) const;
   /// "scan variant 5c", for messages.
   std::string label() const;
 };

@@ -12,8 +12,9 @@
 /// (l + s) mod 32, so the 32 lanes touch 32 different columns, and each column's running sum
 /// moves one lane down after each step (one __shfl_sync per component) so that it always sits
 /// in the lane that works on that column. After the tile, the column sums go to memory with
-/// one vector atomic add (float4, sm_90) per lane. A diagonal tile (I == J) is done the brute
-/// force way, rows only: its k(k-1) off-diagonal interactions, as in the text's count.
+/// one vector atomic add per lane (float4, compute capability 9.0; three scalar atomics on
+/// older GPUs). A diagonal tile (I == J) is done the brute force way, rows only: its k(k-1)
+/// off-diagonal interactions, as in the text's count.
 ///
 /// Each warp walks a run of consecutive tiles of the upper triangle in row order, so its row
 /// sums stay in registers across the run and are flushed once per row.
@@ -25,6 +26,21 @@ namespace ch14 {
 
 /// Threads per block of variant 11: four independent warps.
 inline constexpr int kSymmetricThreads = 128;
+
+// [nbody-gpu-symmetric-add]
+/// Adds (x, y, z) to \p sum in global memory, atomically: one float4 vector atomic on compute
+/// capability 9.0 and newer, three scalar float atomics before it (each component is atomic
+/// on its own, which is all the sums need: they are only read after the kernel).
+__device__ __forceinline__ void atomic_add_xyz(float4* sum, float x, float y, float z) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  atomicAdd(sum, make_float4(x, y, z, 0.0f));
+#else
+  atomicAdd(&sum->x, x);
+  atomicAdd(&sum->y, y);
+  atomicAdd(&sum->z, z);
+#endif
+}
+// [nbody-gpu-symmetric-add]
 
 // [nbody-gpu-symmetric-kernel]
 /// Pairs [warp * run, warp * run + run) of the upper triangle of tiles, in row order.
@@ -95,13 +111,13 @@ __global__ void __launch_bounds__(kSymmetricThreads)
       }
       // After 31 moves, lane l holds the sum of column (l + 31) mod 32.
       const int j = J * 32 + ((lane + 31) & 31);
-      if (j < n) atomicAdd(&sums[j], make_float4(cx, cy, cz, 0.0f));
+      if (j < n) atomic_add_xyz(&sums[j], cx, cy, cz);
     }
     // Flush the row at the end of a tile row or of this warp's run; then move on.
     const bool row_done = J == tiles - 1 || q + 1 == q_end;
     if (row_done) {
       const int i = I * 32 + lane;
-      if (i < n) atomicAdd(&sums[i], make_float4(ax, ay, az, 0.0f));
+      if (i < n) atomic_add_xyz(&sums[i], ax, ay, az);
       ax = ay = az = 0.0f;
     }
     if (++J == tiles) {

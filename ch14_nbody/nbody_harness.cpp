@@ -9,6 +9,7 @@
 #include <limits>
 #include <sstream>
 
+#include "hb/capability.h"
 #include "hb/error.h"
 #include "hb/memory.h"
 #include "hb/timing.h"
@@ -246,7 +247,10 @@ void add_facts(hb::Report& r, const std::string& program, const Options& opt,
   r.fact("date", hb::today_utc());
   if (dev != nullptr) {
     r.fact("gpu", dev->name);
-    r.fact("compute capability", dev->compute_capability());
+    r.fact("compute capability", hb::capability_summary());
+    for (const auto& v : variants())
+      if (const std::string note = hb::form_note(v.needs); !note.empty())
+        r.fact("variant " + std::to_string(v.id) + " " + v.name, note);
     r.fact("SMs", std::to_string(dev->sm_count));
     r.fact("SM clock (MHz)", std::to_string(dev->clock_khz / 1000));
     r.fact("driver", hb::driver_version_text());

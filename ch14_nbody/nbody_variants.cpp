@@ -139,6 +139,7 @@ const std::vector<Variant>& variants() {
         "subtracted, and column sums meet in global memory through atomic adds.",
         launch_gpu_symmetric, symmetric_scratch, nullptr, {}, 0, "nbody11_gpu_symmetric.cuh",
         "nbody-gpu-symmetric-kernel");
+    v.back().needs = {90, "three scalar float atomics per sum instead of one float4 vector atomic"};
 
     multi("gpu_multi", "multi-GPU, one host thread",
           "Compared with variant 10: the same kernel on every GPU at once (section 14.6). The "

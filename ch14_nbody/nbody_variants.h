@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hb/capability.h"
 #include "nbody12_gpu_multi.h"
 #include "nbody_cpu.h"
 #include "nbody_gpu.h"
@@ -41,6 +42,7 @@ struct Variant {
   std::size_t default_bodies = 0;    ///< bodies of the program and the driver's table
   const char* file = "";                ///< the source file that holds its code
   const char* snippet = "";             ///< the snippet marker of its code on the chapter page
+  hb::Needs needs = {};                 ///< the GPU its headline form needs, what runs below it
 
   /// "nbody_gpu_shared": the name of the variant's program.
   std::string program() const { return std::string("nbody_") + name; }

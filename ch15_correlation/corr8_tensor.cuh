@@ -20,6 +20,7 @@
 #pragma once
 
 #include "corr_fused.cuh"
+#include "hb/capability.h"
 #include "correlation_launchers.h"
 
 namespace ch15 {
@@ -44,7 +45,7 @@ __device__ __forceinline__ void mma_u8_m16n8k32(int (&d)[4], unsigned a0, unsign
       : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 #else
   (void)d, (void)a0, (void)a1, (void)a2, (void)a3, (void)b0, (void)b1;
-  __trap();  // the launcher never runs this kernel below compute capability 8.0
+  __trap();  // the launcher never runs this kernel in code built for less than 8.0
 #endif
 }
 // [corr8-mma]
@@ -140,18 +141,9 @@ std::size_t tensor_shared_bytes(int template_width, int template_height) {
       .bytes();
 }
 
-namespace {
-// Compute capability of the current device, read once per device.
-int compute_capability_major() {
-  int device = 0, major = 0;
-  HB_CUDA_CHECK(cudaGetDevice(&device));
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  return major;
-}
-}  // namespace
-
 // [corr8-launch]
-/// Variant 8's launcher: the tensor-core kernel, variant 7 below compute capability 8.0, or
+/// Variant 8's launcher: the tensor-core kernel, variant 7 below compute capability 8.0 (the
+/// capability the code was built for: hb::code_capability()), or
 /// variant 5 when the block would need more shared memory than it may have.
 /// \param ws the workspace: image, template
 /// \param out where to write (coefficients or sums)
@@ -159,7 +151,7 @@ int compute_capability_major() {
 /// \return Path::Tensor, or the path of the variant it fell back to
 Path corr8_tensor(Workspace& ws, const Output& out, cudaStream_t stream) {
   check_output(out);
-  if (compute_capability_major() < 8) return corr7_dp4a(ws, out, stream);
+  if (hb::code_capability() < 80) return corr7_dp4a(ws, out, stream);
   const Template& t = ws.tmpl();
   const int chunks = tensor_chunks(t.width);
   const FusedLayout layout = fused_layout(t.width, t.height, tensor_tile_words(chunks));

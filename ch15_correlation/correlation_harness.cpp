@@ -20,6 +20,7 @@
 #include "coin_scene.h"
 #include "correlation_launchers.h"
 #include "hb/bandwidth.h"
+#include "hb/capability.h"
 #include "hb/cli.h"
 #include "hb/compare.h"
 #include "hb/device.h"
@@ -70,7 +71,10 @@ std::string describe_template(const Template& t) {
 
 void add_device_facts(hb::Report& r, const hb::DeviceInfo& dev) {
   r.fact("gpu", dev.name);
-  r.fact("compute capability", dev.compute_capability());
+  r.fact("compute capability", hb::capability_summary());
+  for (const auto& v : variants())
+    if (const std::string note = hb::form_note(v.needs); !note.empty())
+      r.fact("variant " + std::string(v.id) + " " + v.name, note);
   r.fact("SMs", std::to_string(dev.sm_count));
   r.fact("driver", hb::driver_version_text());
   r.fact("CUDA runtime", hb::cuda_version_text(dev.runtime_version));

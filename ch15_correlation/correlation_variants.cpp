@@ -3,6 +3,7 @@
 #include "correlation_variants.h"
 
 #include "correlation_launchers.h"
+#include "hb/capability.h"
 #include "hb/error.h"
 
 namespace ch15 {
@@ -12,6 +13,10 @@ std::string Variant::program() const { return std::string("corr_") + name; }
 std::string Variant::header() const {
   if (is_cpu()) return "correlation_cpu.h";
   return std::string("corr") + id + "_" + name + ".cuh";
+}
+
+Path Variant::path_here() const {
+  return hb::form_here(needs) == hb::Form::Headline ? path : path_below;
 }
 
 const std::vector<Variant>& variants() {
@@ -111,7 +116,8 @@ const std::vector<Variant>& variants() {
      "rows of 128 outputs; it walks the image rows once and uses each A fragment for "
      "all of its rows that the image row contributes to. \\f$\\sum I\\f$ and \\f$\\sum "
      "I^2\\f$ are box sums, as in variant 7.",
-     corr8_tensor, prepare8_tensor, Path::Tensor},
+     corr8_tensor, prepare8_tensor, Path::Tensor,
+     {80, "variant 7's byte dot products (__dp4a): no 8-bit mma.sync before 8.0"}, Path::Dp4a},
     {"9", "fft", "FFT numerator, summed-area tables (15.8, Lewis)",
      "Compared with variant 8: a different algorithm, the one the text recommends "
      "for further reading (J. P. Lewis, \"Fast Normalized Cross-Correlation\"). The "

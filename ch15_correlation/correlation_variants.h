@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "correlation_launch.h"
+#include "hb/capability.h"
 
 namespace ch15 {
 
@@ -21,6 +22,12 @@ struct Variant {
   Launcher launch;      ///< the launcher; null for variant 0 (the CPU)
   Preparer prepare;     ///< the template-only preparation; null for variant 0
   Path path;            ///< the path the launcher takes when it does not fall back
+  hb::Needs needs = {};  ///< the GPU its headline form (path) needs, and what runs below it
+  Path path_below = Path::Cpu;  ///< the path it takes below needs.cc (when needs.below is set)
+
+  /// The path the launcher takes on the current GPU when shared memory does not force a
+  /// fallback: \p path, or \p path_below in code built below needs.cc.
+  Path path_here() const;
 
   /// "corr_tex_tex": the name of the variant's program.
   std::string program() const;

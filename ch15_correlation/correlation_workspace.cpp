@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "hb/capability.h"
 #include "hb/error.h"
 
 namespace ch15 {
@@ -84,11 +85,9 @@ Workspace::TextureImage& Workspace::TextureImage::operator=(TextureImage&& other
 Workspace::Workspace(const hb::GrayImage& image) : width_(image.width), height_(image.height) {
   if (width_ < 1 || height_ < 1 || image.pixels.size() != static_cast<std::size_t>(width_) * height_)
     throw std::logic_error("ch15::Workspace: the image has no pixels or the wrong number");
-  int device = 0;
-  HB_CUDA_CHECK(cudaGetDevice(&device));
-  int optin = 0;
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  device_shared_limit_ = shared_limit_ = static_cast<std::size_t>(optin);
+  // What the GPU grants code of this program's architecture (a JIT run of old code keeps the
+  // old GPU's limit).
+  device_shared_limit_ = shared_limit_ = hb::shared_per_block_limit();
 
   image_ = TextureImage(image.pixels.data(), width_, height_);
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "hb/bandwidth.h"
+#include "hb/capability.h"
 #include "hb/cli.h"
 #include "hb/compare.h"
 #include "hb/device.h"
@@ -77,7 +78,7 @@ int main(int argc, char** argv) {
     r.fact("command", cli.command_line());
     r.fact("date", hb::today_utc());
     r.fact("gpu", dev.name);
-    r.fact("compute capability", dev.compute_capability());
+    r.fact("compute capability", hb::capability_summary());
     r.fact("SMs", std::to_string(dev.sm_count));
     r.fact("SM clock (MHz)", std::to_string(dev.clock_khz / 1000));
     r.fact("memory clock (MHz)", std::to_string(dev.memory_clock_khz / 1000));

@@ -31,6 +31,8 @@ static_assert((kColumnTilesPerMerge - 1) * 16 * kTileVectors + 16 * kTileVectors
 /// Dynamic shared memory of a block of variants 13 and 14.
 constexpr std::size_t kColumnSharedBytes =
     std::size_t(kColumnWarps) * kColumnRows * 32 * sizeof(std::uint32_t);
+static_assert(kColumnSharedBytes + kBins * sizeof(std::uint32_t) == kCounterBlockSharedBytes,
+              "the variant table declares this block's shared memory");
 
 // [histogram-columns-merge]
 /// Adds the warp's 16-bit counters into \p total and zeroes them. Lane l owns rows l + 32 j

@@ -28,6 +28,8 @@ constexpr int kPackedRoundsPerMerge = 255 / 16;
 /// Dynamic shared memory of a block of variant 8.
 constexpr std::size_t kPackedSharedBytes =
     std::size_t(kPackedWarps) * kPackedRows * 32 * sizeof(std::uint32_t);
+static_assert(kPackedSharedBytes + kBins * sizeof(std::uint32_t) == kCounterBlockSharedBytes,
+              "the variant table declares this block's shared memory");
 
 // [histogram-packed-merge]
 /// Adds the warp's 8-bit counters into \p total and zeroes them. Lane l owns rows l and

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "hb/bandwidth.h"
+#include "hb/capability.h"
 #include "hb/device.h"
 #include "hb/error.h"
 #include "hb/timing.h"
@@ -136,7 +137,10 @@ hb::Report make_report(const std::string& program, const ProgramOptions& opt, st
   r.fact("command", opt.command_line);
   r.fact("date", hb::today_utc());
   r.fact("gpu", dev.name);
-  r.fact("compute capability", dev.compute_capability());
+  r.fact("compute capability", hb::capability_summary());
+  for (const auto& v : variants())
+    if (const std::string note = hb::form_note(v.needs); !note.empty())
+      r.fact("variant " + std::to_string(v.id) + " " + v.name, note);
   r.fact("SMs", std::to_string(dev.sm_count));
   r.fact("SM clock (MHz)", std::to_string(dev.clock_khz / 1000));
   r.fact("L2 cache (MiB)", hb::fixed(double(dev.l2_bytes) / (1 << 20), 0));
@@ -160,12 +164,18 @@ void add_row(hb::Report& report, const Variant& v, Distribution d, const Measure
               m.verdict.text});
 }
 
+void add_left_out_row(hb::Report& report, const Variant& v, Distribution d) {
+  report.row({std::to_string(v.id), v.name, name(d), "-", "-", "-",
+              "left out: " + hb::left_out_reason(v.needs)});
+}
+
 int variant_program_main(const char* program, int id, int argc, char** argv) {
   return hb::run_main(program, [&] {
     const Variant& v = find_variant(id);
     const auto opt = parse_options(program, v.title, false, argc, argv);
     if (!opt) return 0;
     hb::select_device(opt->common.device);
+    hb::require_runs_here(v.needs);
 
     const Variant& cub = library_variant();
     Workspace ws(opt->common.n);

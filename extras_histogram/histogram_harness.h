@@ -84,6 +84,10 @@ hb::Report make_report(const std::string& program, const ProgramOptions& opt, st
 void add_row(hb::Report& report, const Variant& v, Distribution d, const Measurement& m,
              double cub_gbs);
 
+/// Adds the row of a variant that is left out on this GPU, with the reason, for distribution
+/// \p d.
+void add_left_out_row(hb::Report& report, const Variant& v, Distribution d);
+
 /// main() of the per-variant programs (histogram_cpu_serial ... histogram_lane_columns_pairs):
 /// runs variant \p id alone on the default data (uniform bytes, 64 MiB) next to CUB on the same
 /// buffer, checks it against the CPU and prints its time, GB/s and % of CUB. Exit 0 when the

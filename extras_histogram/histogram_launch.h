@@ -31,6 +31,10 @@ using Bins = std::array<std::uint32_t, kBins>;
 /// histogram and sort take an `int` count; 2^30 bytes keeps well inside both.
 constexpr std::size_t kMaxBytes = std::size_t(1) << 30;
 
+/// Shared memory per block of variants 8, 13 and 14: 64 KiB of counters (dynamic) and the
+/// block's 256 bins (static). More than the 64 KiB a Turing GPU (7.5) grants a block.
+constexpr std::size_t kCounterBlockSharedBytes = 64 * 1024 + kBins * sizeof(std::uint32_t);
+
 /// \f$\lceil a / b \rceil\f$ for sizes.
 constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 

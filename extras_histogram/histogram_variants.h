@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hb/capability.h"
 #include "histogram_cpu.h"
 #include "histogram_launch.h"
 
@@ -30,6 +31,7 @@ struct Variant {
   Role role;
   CpuHistogram cpu;     ///< set for CPU rows (ids 0 and 1), else null
   Launcher gpu;         ///< set for GPU rows, else null
+  hb::Needs needs = {};  ///< the GPU it needs (left out where that is missing)
 
   /// "histogram_shared_privatized": the name of the variant's program.
   std::string program() const { return std::string("histogram_") + name; }

@@ -33,22 +33,42 @@ MSG
   exit 0
 fi
 
-# Each stop of the tour: a program and small arguments (programs not built are left out).
+# Each stop of the tour: what it shows and which page explains it, then the program and small
+# arguments (programs not built are left out).
 stops=(
-  "common/handbook_info --n 256M"
-  "ch11_streaming/streaming --n 32M"
-  "ch11_streaming/saxpy_sweep --n 16M --iters 3"
-  "ch12_reduction/reduction --n 16M --max-log2 24"
-  "ch13_scan/scan --n 16M --max-log2 20"
-  "ch14_nbody/nbody"
-  "ch15_correlation/normalized_cross_correlation"
-  "extras_histogram/histogram"
+  "The GPU's facts and the bandwidth ceilings every chapter compares with (page: Platform)|common/handbook_info --n 256M"
+  "Four ways to stream SAXPY between host and GPU, and the bus they share (page: 11. Streaming workloads)|ch11_streaming/streaming --n 32M"
+  "SAXPY on device memory: unroll factor x block size, against the device copy (page: 11. Streaming workloads)|ch11_streaming/saxpy_sweep --n 16M --iters 3"
+  "Every reduction of the text and the blog posts, then sizes from launch latency to bandwidth, against CUB (page: 12. Reduction)|ch12_reduction/reduction --n 16M --max-log2 24"
+  "Every device-wide scan x block size, then sizes, against CUB (page: 13. Scan)|ch13_scan/scan --n 16M --max-log2 20"
+  "All-pairs N-body on the CPU's SIMD units and the GPU, the book's Table 14.4 (page: 14. N-body)|ch14_nbody/nbody"
+  "Normalized cross-correlation from textures to tensor cores, against the CPU (page: 15. Normalized cross-correlation)|ch15_correlation/normalized_cross_correlation"
+  "256-bin histograms on easy and adversarial data, against CUB (page: Extras: 256-bin histograms)|extras_histogram/histogram"
 )
+ran=()
 for stop in "${stops[@]}"; do
-  read -r program args <<<"$stop"
+  what=${stop%%|*}
+  read -r program args <<<"${stop#*|}"
   [ -x "$bin/$program" ] || continue
   echo
   echo "=== $program $args"
+  echo "    $what"
   # shellcheck disable=SC2086
   "$bin/$program" $args
+  ran+=("$program")
 done
+
+echo
+echo "=============================================================================="
+echo "Tour done: ${#ran[@]} programs ran and passed their checks."
+if [ -x "$bin/docs/your_gpu" ]; then "$bin/docs/your_gpu"; fi
+cat <<MSG
+
+Where to read next:
+  cmake --build $bin --target docs   then open $bin/docs/html/index.html: a page per chapter
+                                     that explains each variant you just ran, with our numbers;
+                                     the page "Your GPU" says what needs which GPU.
+  $bin/<chapter>/<program> --help    every program lists its flags; each variant is a program.
+  bash scripts/test.sh               every test, on this GPU.
+==============================================================================
+MSG

@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "hb/capability.h"
 #include "hb/device.h"
 #include "hb/error.h"
 #include "hb/memory.h"
@@ -103,7 +104,7 @@ std::vector<int> block_sizes(const ch13::VariantInfo& v, std::size_t n) {
   std::vector<int> out;
   for (int t : want) {
     if (out.size() == most) break;
-    if (v.accepts_threads(t) && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+    if (v.accepts_threads_here(t) && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
   }
   return out;
 }
@@ -611,4 +612,33 @@ TEST_CASE("the benches measure and check every variant", "[gpu]") {
     CHECK(m.ok);
     CHECK(m.selected > n / 3);
   }
+}
+
+TEST_CASE("the tiled variants accept exactly the block sizes whose tile fits this GPU's shared memory", "[gpu]") {
+  hb::select_device(0);
+  const std::size_t limit = hb::shared_per_block_limit();
+  INFO("shared memory per block: " << limit << " bytes (" << hb::capability_summary() << ")");
+  const std::size_t n = 100003;
+  ch13::Scratch scratch(n);
+  hb::Stream stream;
+  hb::DeviceBuffer<int> data(n), out(n), count(1);
+  hb::poison(data.data(), n * sizeof(int), 0x11, stream);  // odd values: every element selected
+  const ch13::ScanVariant& scan = ch13::find_scan_variant("7");
+  const ch13::CompactVariant& compact = ch13::find_compact_variant("3");
+  for (int t = 32; t <= 1024; t *= 2) {
+    const bool fits = std::size_t(ch13::kBulkTileBytesPerThread) * t + 1024 <= limit;
+    INFO(t << " threads");
+    CHECK(scan.accepts_threads_here(t) == fits);
+    CHECK(compact.accepts_threads_here(t) == fits);
+    if (fits) {
+      CHECK_NOTHROW(scan.launch_int(data.data(), out.data(), n, ScanKind::Inclusive, t, scratch, stream));
+      CHECK_NOTHROW(compact.launch(data.data(), out.data(), n, count.data(), t, scratch, stream));
+    } else {
+      CHECK_THROWS_AS(scan.launch_int(data.data(), out.data(), n, ScanKind::Inclusive, t, scratch, stream),
+                      hb::UsageError);
+      CHECK_THROWS_WITH(compact.launch(data.data(), out.data(), n, count.data(), t, scratch, stream),
+                        Catch::Contains("KiB of shared memory per block"));
+    }
+  }
+  HB_CUDA_CHECK(cudaStreamSynchronize(stream));
 }

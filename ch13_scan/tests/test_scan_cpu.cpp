@@ -544,3 +544,21 @@ TEST_CASE("the recursive variants reserve room for every level") {
   for (std::size_t n : {std::size_t(1) << 20, (std::size_t(1) << 26) + 5, std::size_t(1) << 30})
     CHECK(ch13::recursion_elements(n, 32) <= n / 31 + 64);  // what Scratch reserves
 }
+
+TEST_CASE("the bulk-copy variants declare compute capability 9.0, their portable form and their tile", "[table]") {
+  const ch13::VariantInfo* bulk[] = {&ch13::find_scan_variant("7"), &ch13::find_compact_variant("3")};
+  for (const ch13::VariantInfo* v : bulk) {
+    INFO(v->label());
+    CHECK(v->needs.cc == 90);
+    REQUIRE(v->needs.below != nullptr);
+    CHECK(std::string(v->needs.below).find("16-byte") != std::string::npos);
+    CHECK(v->tile_bytes_per_thread == ch13::kBulkItems * sizeof(int));
+  }
+  // Every other row runs as written on every GPU CUDA 13 supports, with no tile in shared memory.
+  for (const auto& v : ch13::scan_variants())
+    if (std::string(v.id) != "7") CHECK_FALSE(hb::needs_anything(v.needs));
+  for (const auto& v : ch13::compact_variants())
+    if (std::string(v.id) != "3") CHECK_FALSE(hb::needs_anything(v.needs));
+  for (const auto& v : ch13::warp_variants()) CHECK_FALSE(hb::needs_anything(v.needs));
+  for (const auto& v : ch13::block_variants()) CHECK_FALSE(hb::needs_anything(v.needs));
+}

@@ -394,3 +394,16 @@ TEST_CASE("the command line accepts sizes with suffixes and rejects bad values")
   CHECK(ch14::bodies_for(ch14::variants()[7], *o, true) == 8192);
   CHECK(ch14::bodies_for(ch14::variants()[0], *parse({}), true) == 4096);
 }
+
+TEST_CASE("only the symmetric variant declares a capability, 9.0, with its scalar-atomic form", "[table]") {
+  for (const auto& v : ch14::variants()) {
+    INFO("variant " << v.id << " " << v.name);
+    if (std::string(v.name) == "gpu_symmetric") {
+      CHECK(v.needs.cc == 90);
+      REQUIRE(v.needs.below != nullptr);
+      CHECK(std::string(v.needs.below).find("scalar") != std::string::npos);
+    } else {
+      CHECK_FALSE(hb::needs_anything(v.needs));
+    }
+  }
+}

@@ -900,3 +900,17 @@ TEST_CASE("unknown variant ids are usage errors that list the valid ones") {
   CHECK(ch15::find_variant("9").program() == "corr_fft");
   CHECK(ch15::find_variant("1").header() == "corr1_tex_tex.cuh");
 }
+
+TEST_CASE("only the tensor-core variant declares a capability, 8.0, and falls back to variant 7's path", "[table]") {
+  for (const auto& v : ch15::variants()) {
+    INFO("variant " << v.id << " " << v.name);
+    if (std::string(v.id) == "8") {
+      CHECK(v.needs.cc == 80);
+      CHECK(v.needs.below != nullptr);
+      CHECK(v.path == ch15::Path::Tensor);
+      CHECK(v.path_below == ch15::find_variant("7").path);
+    } else {
+      CHECK_FALSE(hb::needs_anything(v.needs));
+    }
+  }
+}

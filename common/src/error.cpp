@@ -1,5 +1,7 @@
 #include "hb/error.h"
 
+#include "hb/capability.h"
+
 #include <cstdio>
 #include <exception>
 
@@ -29,6 +31,10 @@ int run_main(const char* program, const std::function<int()>& body) {
   } catch (const UsageError& e) {
     std::fprintf(stderr, "%s: error: %s\n", program, e.what());
     return kExitUsage;
+  } catch (const LeftOut& e) {
+    std::printf("SKIPPED: %s %s\n", program, e.what());
+    std::fflush(stdout);
+    return kExitLeftOut;
   } catch (const NoDevice& e) {
     std::fprintf(stderr, "%s: %s\n", program, e.what());
     return kExitNoDevice;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hb/bandwidth.h"
+#include "hb/capability.h"
 #include "hb/compare.h"
 #include "hb/device.h"
 #include "hb/memory.h"
@@ -160,4 +161,37 @@ TEST_CASE("bandwidth measurements count the right bytes and give finite rates", 
     CHECK(all[i].gbs > 0.1);
     CHECK(all[i].median_ms > 0.0);
   }
+}
+
+TEST_CASE("the code's capability is the GPU's, or an older one the driver compiled PTX for", "[gpu]") {
+  hb::select_device(0);
+  const hb::Capability gpu = hb::device_capability(0);
+  const hb::Capability code = hb::code_capability();
+  INFO("GPU " << gpu << ", code " << code << ": " << hb::capability_summary());
+  CHECK(code >= hb::kOldestCapability);
+  CHECK(code <= gpu);
+  CHECK(hb::capability_summary().rfind(hb::capability_text(gpu), 0) == 0);
+  CHECK((hb::capability_summary() == hb::capability_text(gpu)) == (code == gpu));
+  // Shared memory: never more than the GPU grants, nor more than the code's architecture does.
+  const hb::DeviceInfo d = hb::query_device(0);
+  CHECK(hb::shared_per_block_limit() <= d.shared_per_block_optin);
+  CHECK(hb::shared_per_block_limit() <= hb::architecture_shared_limit(code));
+  CHECK(hb::shared_per_block_limit() >= 48 * 1024);
+}
+
+TEST_CASE("a variant beyond this GPU is refused with a one-line reason that names both capabilities", "[gpu]") {
+  hb::select_device(0);
+  const hb::Needs future{200, nullptr};
+  CHECK(hb::form_here(future) == hb::Form::None);
+  const std::string reason = hb::left_out_reason(future);
+  CHECK(reason.rfind("needs compute capability 20.0, this GPU ", 0) == 0);
+  CHECK(reason.find(hb::capability_text(hb::code_capability())) != std::string::npos);
+  CHECK_THROWS_AS(hb::require_runs_here(future), hb::LeftOut);
+  CHECK(hb::form_note(future) == "left out: " + reason);
+  const hb::Needs portable{200, "the old way"};
+  CHECK(hb::form_here(portable) == hb::Form::Portable);
+  CHECK(hb::form_note(portable) ==
+        "portable form: the old way (the headline form needs compute capability 20.0)");
+  const hb::Needs huge{0, nullptr, std::size_t(1) << 30};
+  CHECK(hb::left_out_reason(huge).rfind("needs 1048576 KiB of shared memory per block", 0) == 0);
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "hb/capability.h"
 #include "hb/device.h"
 #include "hb/memory.h"
 #include "hb/testing.h"
@@ -78,6 +79,7 @@ void every_variant_is_exact(histo::Distribution d) {
     bench.load(data);
     for (const auto& v : histo::variants()) {
       if (!v.on_gpu() || v.role == histo::Role::Lesson) continue;
+      if (!hb::test_runs_here(v.needs, "histogram variant " + std::to_string(v.id))) continue;
       INFO("variant " << v.id << " " << v.name << ", " << histo::name(d) << ", n = " << n);
       const auto verdict = histo::check_exact(bench.run(v.gpu, n), want);
       INFO(verdict.details);
@@ -118,6 +120,7 @@ TEST_CASE("every GPU variant overwrites poisoned bins even with nothing to count
   bench.load(data);
   for (const auto& v : histo::variants()) {
     if (!v.on_gpu() || v.role == histo::Role::Lesson) continue;
+    if (!hb::test_runs_here(v.needs, "histogram variant " + std::to_string(v.id))) continue;
     for (const unsigned char poison : {0x00, 0xA5, 0xFF}) {
       for (const std::size_t n : {0, 1, 17, 64}) {
         INFO("variant " << v.id << " " << v.name << ", poison " << int(poison) << ", n = " << n);
@@ -133,6 +136,7 @@ TEST_CASE("every GPU variant overwrites poisoned bins even with nothing to count
 TEST_CASE("packed 8-bit counters stay exact when a lane counts one bin more than 255 times",
           "[gpu]") {
   hb::select_device(0);
+  if (!hb::test_runs_here(histo::find_variant(8).needs, "histogram variant 8")) return;
   const std::uint64_t seed = hb::test_seed();
   INFO("seed " << seed);
   // One block of 8 warps: a lane counts 16 bytes per round and merges every 15 rounds (240
@@ -161,6 +165,7 @@ TEST_CASE("packed 8-bit counters stay exact when a lane counts one bin more than
 TEST_CASE("16-bit lane columns stay exact when a lane counts one bin more than 65535 times",
           "[gpu]") {
   hb::select_device(0);
+  if (!hb::test_runs_here(histo::find_variant(13).needs, "histogram variants 13 and 14")) return;
   // One block of 4 warps (128 lanes), all-equal bytes: each lane counts one bin
   // n / 128 times, across the merges every 1023 tiles (65,472 bytes per lane) and past 65,535.
   const std::size_t lanes = 128;
@@ -228,6 +233,7 @@ TEST_CASE("the harness measures and checks every variant on a small input", "[gp
     const histo::DataSet data = histo::make_data_set(d, opt, true);
     for (const auto& v : histo::variants()) {
       if (v.role == histo::Role::Lesson) continue;  // racy: its own test, tagged [racy]
+      if (!hb::test_runs_here(v.needs, "histogram variant " + std::to_string(v.id))) continue;
       INFO("variant " << v.id << " " << v.name << ", " << histo::name(d));
       const auto m = histo::measure(v, data, ws, bins.data(), stream, 2, true);
       CHECK(m.checked);
