@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Runs the same benchmarks from two source trees, alternately, on one GPU, and compares every
+# timed row: did a change move performance beyond run-to-run noise? Runs on the GPU machine.
+#
+#   bash scripts/compare_builds.sh OLD_SOURCE_DIR [ROUNDS]
+#
+# OLD_SOURCE_DIR holds the earlier tree (e.g. `git archive <commit> | tar -x -C old`); the new
+# tree is this one. Both are built for this GPU with the chapters the benchmarks need (header-
+# only dependencies from .deps/, as scripts/gpu_run.sh). Each round runs every benchmark from
+# the old build, then from the new (ROUNDS, default 3). CSVs and the comparison
+# (compare_builds.txt: per row, the median over rounds of old and new "ms (median)" and their
+# ratio) go to $OUT (default ./gpu-out).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+old_src=${1:?usage: compare_builds.sh OLD_SOURCE_DIR [ROUNDS]}
+rounds=${2:-3}
+OUT=${OUT:-$root/gpu-out}
+mkdir -p "$OUT/compare"
+chapters="ch13_scan;ch14_nbody;ch15_correlation;extras_histogram"
+benchmarks=(
+  "scan_sizes|ch13_scan/scan --sweep sizes --iters 20"
+  "compact_sizes|ch13_scan/compact --sweep sizes --iters 20"
+  "nbody_symmetric|ch14_nbody/nbody_gpu_symmetric --bodies 64K --iters 10"
+  "corr_52|ch15_correlation/normalized_cross_correlation --padWidth 1024 --padHeight 1024 --iters 20"
+  "corr_16|ch15_correlation/normalized_cross_correlation --padWidth 1024 --padHeight 1024 --wTemplate 16 --hTemplate 16 --iters 20"
+  "histogram_lane_columns|extras_histogram/histogram_lane_columns_atomic --n 256M --iters 20"
+)
+for side in old new; do
+  src=$root; [ "$side" = old ] && src=$old_src
+  if ! { cmake -S "$src" -B "build-compare-$side" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+           -DCMAKE_PREFIX_PATH="$root/.deps" -DCMAKE_CUDA_ARCHITECTURES=90 \
+           -DHB_CHAPTERS="$chapters" &&
+         cmake --build "build-compare-$side" -j "$(nproc)"; } >"$OUT/compare/build-$side.log" 2>&1; then
+    tail -30 "$OUT/compare/build-$side.log"; echo "compare_builds: the $side build failed"; exit 1
+  fi
+done
+status=0
+for round in $(seq 1 "$rounds"); do
+  for entry in "${benchmarks[@]}"; do
+    name=${entry%%|*}
+    read -r program args <<<"${entry#*|}"
+    for side in old new; do
+      # shellcheck disable=SC2086
+      if ! "build-compare-$side/$program" $args --csv >"$OUT/compare/$name.$side.$round.csv" 2>&1; then
+        echo "FAILED: $side $program $args"; status=1
+      fi
+    done
+  done
+done
+python3 - "$OUT/compare" "$rounds" "${benchmarks[@]}" <<'PY' | tee "$OUT/compare_builds.txt"
+import csv, io, statistics, sys
+folder, rounds, entries = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+def table(path):
+    lines = [l for l in open(path) if not l.startswith('#')]
+    rows = list(csv.reader(io.StringIO(''.join(lines))))
+    return rows[0], rows[1:]
+print("# old vs new, median over %d alternating rounds of each row's 'ms (median)'" % rounds)
+worst = 0.0
+for entry in entries:
+    name = entry.split('|')[0]
+    per_row = {}
+    for side in ('old', 'new'):
+        for r in range(1, rounds + 1):
+            head, rows = table('%s/%s.%s.%d.csv' % (folder, name, side, r))
+            col = head.index('ms (median)')
+            keys = [i for i, h in enumerate(head) if h not in ('ms (median)',) and not any(
+                u in h for u in ('GB/s', 'G elem', 'Mpix', 'G tpx', '%', ' x ', 'x CPU', 'x variant', 'check', 'interactions'))]
+            for row in rows:
+                try:
+                    ms = float(row[col])
+                except ValueError:
+                    continue
+                key = ' '.join(row[i] for i in keys[:4])
+                per_row.setdefault(key, {'old': [], 'new': []})[side].append(ms)
+    print('\n## %s: %s' % (name, entry.split('|')[1]))
+    for key, v in per_row.items():
+        if len(v['old']) != rounds or len(v['new']) != rounds:
+            continue
+        o, n = statistics.median(v['old']), statistics.median(v['new'])
+        change = 100.0 * (n - o) / o if o > 0 else 0.0
+        worst = max(worst, change)
+        print('%-70s old %10.4f ms  new %10.4f ms  %+6.2f%%' % (key[:70], o, n, change))
+print('\nlargest slowdown of any row: %+.2f%%' % worst)
+PY
+exit $status
