@@ -18,7 +18,8 @@
 
 namespace histo {
 
-/// Warps per block of variants 13 and 14 (16 KiB of counters each).
+/// Warps per block of variants 13 and 14 (16 KiB of counters each). A GPU that grants a block
+/// less than kCounterBlockSharedBytes (Turing: 64 KiB in all) runs blocks of half as many.
 constexpr int kColumnWarps = 4;
 /// Words of 16-bit counters per lane: bin b in row b % 128, half b / 128.
 constexpr int kColumnRows = kBins / 2;
@@ -28,10 +29,12 @@ constexpr int kColumnRows = kBins / 2;
 constexpr int kColumnTilesPerMerge = 1023;
 static_assert((kColumnTilesPerMerge - 1) * 16 * kTileVectors + 16 * kTileVectors + 1 <= 65535,
               "a 16-bit counter could overflow between two merges");
-/// Dynamic shared memory of a block of variants 13 and 14.
-constexpr std::size_t kColumnSharedBytes =
-    std::size_t(kColumnWarps) * kColumnRows * 32 * sizeof(std::uint32_t);
-static_assert(kColumnSharedBytes + kBins * sizeof(std::uint32_t) == kCounterBlockSharedBytes,
+/// Dynamic shared memory of a block of \p warps warps of variants 13 and 14.
+constexpr std::size_t column_shared_bytes(int warps) {
+  return std::size_t(warps) * kColumnRows * 32 * sizeof(std::uint32_t);
+}
+static_assert(column_shared_bytes(kColumnWarps) + kBins * sizeof(std::uint32_t) ==
+                  kCounterBlockSharedBytes,
               "the variant table declares this block's shared memory");
 
 // [histogram-columns-merge]
@@ -80,10 +83,11 @@ struct AtomicColumnUpdate {
 /// Tiles of 16-byte vectors counted into per-lane columns of 16-bit counters with \p Update,
 /// merged into registers every kColumnTilesPerMerge tiles, then one atomicAdd per bin and block.
 /// \tparam Update how a lane adds a byte or a vector to its own column
+/// \tparam Warps  warps per block
 /// \param  in     the input as vectors and a tail
 /// \param  bins   256 counts, zeroed by the launcher
-template <typename Update>
-__global__ void __launch_bounds__(kColumnWarps * 32)
+template <typename Update, int Warps>
+__global__ void __launch_bounds__(Warps * 32)
     histogram_lane_columns_kernel(VectorInput in, std::uint32_t* bins) {
   extern __shared__ std::uint32_t lane_columns[];
   __shared__ std::uint32_t block_bins[kBins];
@@ -96,8 +100,8 @@ __global__ void __launch_bounds__(kColumnWarps * 32)
 
   std::uint32_t total[8] = {};
   int tiles = 0;
-  const std::size_t warps = std::size_t(gridDim.x) * kColumnWarps;
-  const std::size_t me = blockIdx.x * std::size_t(kColumnWarps) + warp;
+  const std::size_t warps = std::size_t(gridDim.x) * Warps;
+  const std::size_t me = blockIdx.x * std::size_t(Warps) + warp;
   sweep_tiles<kTileVectors>(in, me, warps, [&](const uint4 (&v)[kTileVectors]) {
 #pragma unroll
     for (int k = 0; k < kTileVectors; ++k) Update::vector(mine, v[k]);
@@ -122,20 +126,33 @@ __global__ void __launch_bounds__(kColumnWarps * 32)
 }
 // [histogram-columns-kernel]
 
-/// Launches `histogram_lane_columns_kernel<Update>` (variants 13 and 14).
+/// Launches `histogram_lane_columns_kernel<Update, Warps>` on \p n bytes (n > 0).
+template <typename Update, int Warps>
+void launch_lane_columns(const std::uint8_t* d_in, std::size_t n, std::uint32_t* d_bins,
+                         Workspace& ws, cudaStream_t stream) {
+  const int threads = Warps * 32;
+  const VectorInput in = split_input(d_in, n);
+  const int blocks =
+      ws.grid(reinterpret_cast<const void*>(&histogram_lane_columns_kernel<Update, Warps>),
+              threads, column_shared_bytes(Warps),
+              ceil_div(in.count, std::size_t(threads) * kTileVectors));
+  histogram_lane_columns_kernel<Update, Warps>
+      <<<blocks, threads, column_shared_bytes(Warps), stream>>>(in, d_bins);
+  HB_CHECK_LAUNCH();
+}
+
+/// Variants 13 and 14: blocks of kColumnWarps warps, or of half as many where the GPU grants a
+/// block less shared memory (counter_block_warps()).
 template <typename Update>
 void launch_lane_columns(const std::uint8_t* d_in, std::size_t n, std::uint32_t* d_bins,
                          Workspace& ws, cudaStream_t stream) {
   ws.require(d_in, n);
   zero_bins(d_bins, stream);
   if (n == 0) return;
-  const int threads = kColumnWarps * 32;
-  const VectorInput in = split_input(d_in, n);
-  const int blocks =
-      ws.grid(reinterpret_cast<const void*>(&histogram_lane_columns_kernel<Update>), threads,
-              kColumnSharedBytes, ceil_div(in.count, std::size_t(threads) * kTileVectors));
-  histogram_lane_columns_kernel<Update><<<blocks, threads, kColumnSharedBytes, stream>>>(in, d_bins);
-  HB_CHECK_LAUNCH();
+  if (counter_block_warps(kColumnWarps) == kColumnWarps)
+    launch_lane_columns<Update, kColumnWarps>(d_in, n, d_bins, ws, stream);
+  else
+    launch_lane_columns<Update, kColumnWarps / 2>(d_in, n, d_bins, ws, stream);
 }
 
 /// Variant 13's launcher (the chapter's Launcher signature).

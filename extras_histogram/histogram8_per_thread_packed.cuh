@@ -19,16 +19,19 @@
 
 namespace histo {
 
-/// Warps per block of variant 8 (8 KiB of counters each).
+/// Warps per block of variant 8 (8 KiB of counters each). A GPU that grants a block less than
+/// kCounterBlockSharedBytes (Turing: 64 KiB in all) runs blocks of half as many.
 constexpr int kPackedWarps = 8;
 /// Words of 8-bit counters per lane: four bins per word.
 constexpr int kPackedRows = kBins / 4;
 /// Rounds of one 16-byte vector per lane between two merges: 15 x 16 = 240 <= 255.
 constexpr int kPackedRoundsPerMerge = 255 / 16;
-/// Dynamic shared memory of a block of variant 8.
-constexpr std::size_t kPackedSharedBytes =
-    std::size_t(kPackedWarps) * kPackedRows * 32 * sizeof(std::uint32_t);
-static_assert(kPackedSharedBytes + kBins * sizeof(std::uint32_t) == kCounterBlockSharedBytes,
+/// Dynamic shared memory of a block of \p warps warps of variant 8.
+constexpr std::size_t packed_shared_bytes(int warps) {
+  return std::size_t(warps) * kPackedRows * 32 * sizeof(std::uint32_t);
+}
+static_assert(packed_shared_bytes(kPackedWarps) + kBins * sizeof(std::uint32_t) ==
+                  kCounterBlockSharedBytes,
               "the variant table declares this block's shared memory");
 
 // [histogram-packed-merge]
@@ -65,9 +68,11 @@ __device__ __forceinline__ void packed8_merge(std::uint32_t* cols, int lane,
 // [histogram-packed-kernel]
 /// Warp-uniform rounds of one 16-byte vector per lane into the lane's packed column, a merge
 /// every kPackedRoundsPerMerge rounds, then one atomicAdd per bin and block.
-/// \param in   the input as vectors and a tail
-/// \param bins 256 counts, zeroed by the launcher
-__global__ void __launch_bounds__(kPackedWarps * 32)
+/// \tparam Warps warps per block
+/// \param  in    the input as vectors and a tail
+/// \param  bins  256 counts, zeroed by the launcher
+template <int Warps>
+__global__ void __launch_bounds__(Warps * 32)
     histogram_packed8_kernel(VectorInput in, std::uint32_t* bins) {
   extern __shared__ std::uint32_t packed_columns[];
   __shared__ std::uint32_t block_bins[kBins];
@@ -81,9 +86,9 @@ __global__ void __launch_bounds__(kPackedWarps * 32)
   auto count = [&](std::uint32_t b) { mine[(b / 4) * 32] += 1u << (8 * (b % 4)); };
   std::uint32_t total[8] = {};
   // The loop is warp-uniform (`base` is lane 0's vector), so all lanes reach each merge.
-  const std::size_t warps = std::size_t(gridDim.x) * kPackedWarps;
+  const std::size_t warps = std::size_t(gridDim.x) * Warps;
   int rounds = 0;
-  for (std::size_t base = (blockIdx.x * std::size_t(kPackedWarps) + warp) * 32; base < in.count;
+  for (std::size_t base = (blockIdx.x * std::size_t(Warps) + warp) * 32; base < in.count;
        base += warps * 32) {
     if (base + lane < in.count) for_each_byte(in.vectors[base + lane], count);
     if (++rounds == kPackedRoundsPerMerge) {
@@ -105,18 +110,31 @@ __global__ void __launch_bounds__(kPackedWarps * 32)
 }
 // [histogram-packed-kernel]
 
-/// Variant 8's launcher (the chapter's Launcher signature).
+/// Launches `histogram_packed8_kernel<Warps>` on \p n bytes (n > 0).
+template <int Warps>
+void launch_packed8(const std::uint8_t* d_in, std::size_t n, std::uint32_t* d_bins,
+                    Workspace& ws, cudaStream_t stream) {
+  const int threads = Warps * 32;
+  const VectorInput in = split_input(d_in, n);
+  const int blocks =
+      ws.grid(reinterpret_cast<const void*>(&histogram_packed8_kernel<Warps>), threads,
+              packed_shared_bytes(Warps), ceil_div(in.count, threads));
+  histogram_packed8_kernel<Warps><<<blocks, threads, packed_shared_bytes(Warps), stream>>>(
+      in, d_bins);
+  HB_CHECK_LAUNCH();
+}
+
+/// Variant 8's launcher (the chapter's Launcher signature): blocks of kPackedWarps warps, or of
+/// half as many where the GPU grants a block less shared memory (counter_block_warps()).
 void histogram_per_thread_packed(const std::uint8_t* d_in, std::size_t n, std::uint32_t* d_bins,
                                  Workspace& ws, cudaStream_t stream) {
   ws.require(d_in, n);
   zero_bins(d_bins, stream);
   if (n == 0) return;
-  const int threads = kPackedWarps * 32;
-  const VectorInput in = split_input(d_in, n);
-  const int blocks = ws.grid(reinterpret_cast<const void*>(&histogram_packed8_kernel), threads,
-                             kPackedSharedBytes, ceil_div(in.count, threads));
-  histogram_packed8_kernel<<<blocks, threads, kPackedSharedBytes, stream>>>(in, d_bins);
-  HB_CHECK_LAUNCH();
+  if (counter_block_warps(kPackedWarps) == kPackedWarps)
+    launch_packed8<kPackedWarps>(d_in, n, d_bins, ws, stream);
+  else
+    launch_packed8<kPackedWarps / 2>(d_in, n, d_bins, ws, stream);
 }
 
 }  // namespace histo

@@ -35,6 +35,11 @@ constexpr std::size_t kMaxBytes = std::size_t(1) << 30;
 /// block's 256 bins (static). More than the 64 KiB a Turing GPU (7.5) grants a block.
 constexpr std::size_t kCounterBlockSharedBytes = 64 * 1024 + kBins * sizeof(std::uint32_t);
 
+/// Warps per block of variants 8, 13 and 14 on the current GPU: \p full, whose counters fill
+/// kCounterBlockSharedBytes, where the GPU grants a block that much (hb::shared_per_block_limit),
+/// else half as many, with half the counters (Turing).
+int counter_block_warps(int full);
+
 /// \f$\lceil a / b \rceil\f$ for sizes.
 constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 

@@ -9,9 +9,12 @@ namespace histo {
 
 // [histogram-variant-table]
 namespace {
-// Variants 8, 13 and 14 keep 64 KiB of counters per block, and we keep one form of each: a
-// Turing GPU (64 KiB per block, static shared memory included) leaves them out.
-constexpr hb::Needs kCounterBlocks{0, nullptr, kCounterBlockSharedBytes};
+// Variants 8, 13 and 14 keep 64 KiB of counters and 1 KiB of bins per block: more than a Turing
+// GPU grants a block (64 KiB, static shared memory included). There they run blocks of half the
+// warps, each warp with the same columns.
+constexpr hb::Needs kCounterBlocks{
+    0, "blocks of half the warps, 32 KiB of counters (a block may have only 64 KiB on 7.5)",
+    kCounterBlockSharedBytes};
 }  // namespace
 
 const std::vector<Variant>& variants() {

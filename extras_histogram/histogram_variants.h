@@ -31,7 +31,7 @@ struct Variant {
   Role role;
   CpuHistogram cpu;     ///< set for CPU rows (ids 0 and 1), else null
   Launcher gpu;         ///< set for GPU rows, else null
-  hb::Needs needs = {};  ///< the GPU it needs (left out where that is missing)
+  hb::Needs needs = {};  ///< the GPU its headline form needs, and what runs below it
 
   /// "histogram_shared_privatized": the name of the variant's program.
   std::string program() const { return std::string("histogram_") + name; }

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "hb/capability.h"
 #include "hb/error.h"
 #include "hb/memory.h"
 #include "histogram_launch.h"
@@ -68,6 +69,10 @@ void Workspace::require_cub(std::size_t bytes, const char* what) const {
     throw std::logic_error(std::string("histo::Workspace: ") + what + " needs " +
                            std::to_string(bytes) + " bytes of temporary storage, " +
                            std::to_string(cub_.bytes()) + " allocated");
+}
+
+int counter_block_warps(int full) {
+  return hb::shared_per_block_limit() >= kCounterBlockSharedBytes ? full : full / 2;
 }
 
 int Workspace::grid(const void* kernel, int threads, std::size_t dynamic_smem,

@@ -136,13 +136,14 @@ TEST_CASE("every GPU variant overwrites poisoned bins even with nothing to count
 TEST_CASE("packed 8-bit counters stay exact when a lane counts one bin more than 255 times",
           "[gpu]") {
   hb::select_device(0);
-  if (!hb::test_runs_here(histo::find_variant(8).needs, "histogram variant 8")) return;
   const std::uint64_t seed = hb::test_seed();
   INFO("seed " << seed);
-  // One block of 8 warps: a lane counts 16 bytes per round and merges every 15 rounds (240
-  // bytes). These sizes end just before, at and after a merge, and far beyond: with all-equal
-  // bytes and 2^20 + 3 of them, each lane counts one bin 4096 times.
-  const std::size_t threads = 256, round = 16 * threads, merge = 15 * round;
+  // One block of 8 warps (4 on a GPU that grants a block less shared memory): a lane counts 16
+  // bytes per round and merges every 15 rounds (240 bytes). These sizes end just before, at and
+  // after a merge, and far beyond: with all-equal bytes and 2^20 + 3 of them, each lane counts
+  // one bin 4096 times (8192 in blocks of 4 warps).
+  const std::size_t threads = 32 * std::size_t(histo::counter_block_warps(8));
+  const std::size_t round = 16 * threads, merge = 15 * round;
   const std::vector<std::size_t> sizes = {merge - 1,     merge,        merge + 1,
                                           merge + round, 2 * merge + 5, (std::size_t(1) << 20) + 3};
   Bench bench(sizes.back());
@@ -165,10 +166,10 @@ TEST_CASE("packed 8-bit counters stay exact when a lane counts one bin more than
 TEST_CASE("16-bit lane columns stay exact when a lane counts one bin more than 65535 times",
           "[gpu]") {
   hb::select_device(0);
-  if (!hb::test_runs_here(histo::find_variant(13).needs, "histogram variants 13 and 14")) return;
-  // One block of 4 warps (128 lanes), all-equal bytes: each lane counts one bin
-  // n / 128 times, across the merges every 1023 tiles (65,472 bytes per lane) and past 65,535.
-  const std::size_t lanes = 128;
+  // One block of 4 warps (128 lanes; 2 warps, 64 lanes, on a GPU that grants a block less shared
+  // memory), all-equal bytes: each lane counts one bin n / lanes times, across the merges every
+  // 1023 tiles (65,472 bytes per lane) and past 65,535.
+  const std::size_t lanes = 32 * std::size_t(histo::counter_block_warps(4));
   const std::vector<std::size_t> sizes = {lanes * 65472 - 1, lanes * 65472 + 64 * lanes + 1,
                                           lanes * 65536 * 2 + 19};
   Bench bench(sizes.back());
