@@ -10,6 +10,10 @@
 # the old build, then from the new (ROUNDS, default 3). CSVs and the comparison
 # (compare_builds.txt: per row, the median over rounds of old and new "ms (median)" and their
 # ratio) go to $OUT (default ./gpu-out).
+#
+# HB_STEPS=build builds both trees and stops (no GPU needed); HB_STEPS=run runs what an earlier
+# HB_STEPS=build left in build-compare-old and build-compare-new (packed and unpacked with
+# scripts/pack_build.sh, to build on one machine and measure on another). Default: both.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -19,14 +23,23 @@ OUT=${OUT:-$root/gpu-out}
 mkdir -p "$OUT/compare"
 chapters="ch13_scan;ch14_nbody;ch15_correlation;extras_histogram"
 benchmarks=(
-  "scan_sizes|ch13_scan/scan --sweep sizes --iters 20"
-  "compact_sizes|ch13_scan/compact --sweep sizes --iters 20"
+  "scan6|ch13_scan/scan6_decoupled_lookback --n 256M --iters 20"
+  "scan7|ch13_scan/scan7_bulk_copy_lookback --n 256M --iters 20"
+  "scan7_float|ch13_scan/scan7_bulk_copy_lookback --n 256M --type float --exclusive --iters 20"
+  "compact3|ch13_scan/compact3_bulk_copy_lookback --n 256M --iters 20"
   "nbody_symmetric|ch14_nbody/nbody_gpu_symmetric --bodies 64K --iters 10"
   "corr_52|ch15_correlation/normalized_cross_correlation --padWidth 1024 --padHeight 1024 --iters 20"
-  "corr_16|ch15_correlation/normalized_cross_correlation --padWidth 1024 --padHeight 1024 --wTemplate 16 --hTemplate 16 --iters 20"
-  "histogram_lane_columns|extras_histogram/histogram_lane_columns_atomic --n 256M --iters 20"
+  "histogram_packed|extras_histogram/histogram_per_thread_packed --n 256M --iters 20"
+  "histogram_columns|extras_histogram/histogram_lane_columns_atomic --n 256M --iters 20"
+  "histogram_pairs|extras_histogram/histogram_lane_columns_pairs --n 256M --iters 20"
 )
+steps=${HB_STEPS:-build,run}
+case $steps in
+  build|run|build,run) ;;
+  *) echo "compare_builds: HB_STEPS must be build, run or build,run, not '$steps'" >&2; exit 2 ;;
+esac
 for side in old new; do
+  [[ $steps == *build* ]] || break
   src=$root; [ "$side" = old ] && src=$old_src
   if ! { cmake -S "$src" -B "build-compare-$side" -G Ninja -DCMAKE_BUILD_TYPE=Release \
            -DCMAKE_PREFIX_PATH="$root/.deps" -DCMAKE_CUDA_ARCHITECTURES=90 \
@@ -35,6 +48,7 @@ for side in old new; do
     tail -30 "$OUT/compare/build-$side.log"; echo "compare_builds: the $side build failed"; exit 1
   fi
 done
+[ "$steps" = build ] && { echo "compare_builds: built build-compare-old and build-compare-new"; exit 0; }
 status=0
 for round in $(seq 1 "$rounds"); do
   for entry in "${benchmarks[@]}"; do

@@ -15,6 +15,12 @@
 #                                  Ampere forms of every variant). Defaults then: labels
 #                                  'gpu|demo', no sanitizer, no benchmarks; a Skipped test is
 #                                  accepted only when it says which capability it lacks.
+#                      HB_STEPS    'build', 'test' or 'build,test' (default). 'build' alone
+#                                  configures and builds (no GPU needed), so a slow machine's
+#                                  time goes to running: build here, pack the build with
+#                                  scripts/pack_build.sh, unpack it on the GPU machine (the
+#                                  checkout at the same absolute path) and run HB_STEPS=test
+#                                  there with the same knobs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -44,6 +50,11 @@ else
   archs=()
 fi
 status=0
+steps=${HB_STEPS:-build,test}
+case $steps in
+  build|test|build,test) ;;
+  *) echo "gpu_run: HB_STEPS must be build, test or build,test, not '$steps'" >&2; exit 2 ;;
+esac
 
 step() { echo; echo "=== $*"; }
 
@@ -54,18 +65,24 @@ step() { echo; echo "=== $*"; }
   nvcc --version | tail -2
 } 2>&1 | tee "$logs/machine.txt"
 
-step "configure and build"
-chapters=()
-[ -n "${HB_CHAPTERS:-}" ] && chapters=(-DHB_CHAPTERS="$HB_CHAPTERS")
-if ! { cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-         -DCMAKE_PREFIX_PATH="$root/.deps" "${chapters[@]}" "${archs[@]}" &&
-       cmake --build "$build" -j "$(nproc)"; } >"$logs/build.log" 2>&1; then
-  tail -50 "$logs/build.log"
-  echo "BUILD FAILED"
-  tar -C "$work" -czf "$OUT/gpu-run.tar.gz" gpu-run
-  exit 1
+if [[ $steps == *build* ]]; then
+  step "configure and build"
+  chapters=()
+  [ -n "${HB_CHAPTERS:-}" ] && chapters=(-DHB_CHAPTERS="$HB_CHAPTERS")
+  if ! { cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+           -DCMAKE_PREFIX_PATH="$root/.deps" "${chapters[@]}" "${archs[@]}" &&
+         cmake --build "$build" -j "$(nproc)"; } >"$logs/build.log" 2>&1; then
+    tail -50 "$logs/build.log"
+    echo "BUILD FAILED"
+    tar -C "$work" -czf "$OUT/gpu-run.tar.gz" gpu-run
+    exit 1
+  fi
+  tail -3 "$logs/build.log"
+  if [ "$steps" = build ]; then echo "gpu_run: built $build"; exit 0; fi
+elif [ ! -f "$build/CTestTestfile.cmake" ]; then
+  echo "gpu_run: HB_STEPS=test needs a finished build in $build (unpack one made by HB_STEPS=build)" >&2
+  exit 2
 fi
-tail -3 "$logs/build.log"
 
 if [ -n "$labels" ]; then
   step "ctest -L '$labels'"
