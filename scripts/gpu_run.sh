@@ -15,6 +15,9 @@
 #                                  Ampere forms of every variant). Defaults then: labels
 #                                  'gpu|demo', no sanitizer, no benchmarks; a Skipped test is
 #                                  accepted only when it says which capability it lacks.
+#                      HB_BUILD_DIR  the build folder (default build-gpu, or build-gpu-NN
+#                                  for HB_JIT_ARCHITECTURE=NN-virtual); e.g. build, to test
+#                                  what README command 1 built
 #                      HB_STEPS    'build', 'test' or 'build,test' (default). 'build' alone
 #                                  configures and builds (no GPU needed), so a slow machine's
 #                                  time goes to running: build here, pack the build with
@@ -38,7 +41,7 @@ if [ -n "$jit" ]; then
   labels=${HB_LABELS-gpu|demo}
   sanitize=${HB_SANITIZE-0}
   bench=${HB_BENCH-}
-  build=build-gpu-${jit%-virtual}
+  build=${HB_BUILD_DIR:-build-gpu-${jit%-virtual}}
   archs=(-DCMAKE_CUDA_ARCHITECTURES="$jit")
   # Every test process JIT-compiles its program's PTX; the driver's cache keeps the result.
   export CUDA_CACHE_PATH=$work/jit-cache CUDA_CACHE_MAXSIZE=4294967296
@@ -46,7 +49,7 @@ else
   labels=${HB_LABELS-cpu|gpu|demo}
   sanitize=${HB_SANITIZE-1}
   bench=${HB_BENCH-.}
-  build=build-gpu
+  build=${HB_BUILD_DIR:-build-gpu}
   archs=()
 fi
 status=0
