@@ -458,8 +458,8 @@ std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
   if (!cli.parse(argc, argv)) return std::nullopt;
   opt.common = cli.options();
   opt.command = cli.command_line();
-  if (!std::isfinite(opt.alpha))
-    throw hb::UsageError("--alpha must be a finite number (see --help)");
+  hb::require_range(opt.alpha, -kMaxAlpha, kMaxAlpha, "--alpha",
+                    "a * x + y of the data's values stays far from float overflow");
   if (chunk_text != "auto") {
     opt.chunk = hb::parse_size(chunk_text, "--chunk");
     if (opt.chunk == 0) throw hb::UsageError("--chunk 0: must be at least 1, or auto");

@@ -213,6 +213,10 @@ struct ProgramSpec {
 };
 
 /// Parsed options of a chapter-11 program.
+/// The largest |--alpha|: the data's values are of order one, so a * x + y stays far from
+/// float overflow and the check's tolerance stays meaningful.
+constexpr double kMaxAlpha = 1e6;
+
 struct StreamingOptions {
   hb::CommonOptions common;
   float alpha = 2.0f;

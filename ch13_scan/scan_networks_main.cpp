@@ -2,11 +2,11 @@
 // fan-out of each circuit for widths 8 .. --n, checked by simulation; --markdown prints the
 // complexity table of the chapter page, --figures DIR writes the figures (Graphviz .dot files
 // and the .md fragments the page includes). No GPU needed.
-#include <fstream>
 #include <iostream>
 
 #include "hb/cli.h"
 #include "hb/error.h"
+#include "hb/files.h"
 #include "hb/report.h"
 #include "scan_networks.h"
 
@@ -33,14 +33,12 @@ int main(int argc, char** argv) {
       throw hb::UsageError("--n " + std::to_string(opt.n) + ": must be a power of two");
     }
     if (!figures.empty()) {
+      // The folder must exist and take files; each figure is written whole or not at all.
+      for (const ch13::Figure& f : ch13::chapter_figures())
+        hb::check_output_path(figures + "/" + f.name + ".dot", "--figures");
       for (const ch13::Figure& f : ch13::chapter_figures()) {
-        for (const auto& [ext, text] : {std::pair<std::string, std::string>{".dot", f.dot},
-                                        std::pair<std::string, std::string>{".md", f.doxygen()}}) {
-          const std::string path = figures + "/" + f.name + ext;
-          std::ofstream out(path);
-          out << text;
-          if (!out) throw hb::UsageError("--figures: cannot write " + path);
-        }
+        hb::write_file(figures + "/" + f.name + ".dot", f.dot);
+        hb::write_file(figures + "/" + f.name + ".md", f.doxygen());
       }
     }
     if (markdown) {

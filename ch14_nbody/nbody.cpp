@@ -9,6 +9,7 @@
 // depend on N once N is a few thousand, so the rows compare; the table says how many bodies
 // each row used.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -123,7 +124,10 @@ void sweep_table(hb::Report& r, const Variant& v, const ch14::Options& opt,
 // [nbody-simulation]
 // The simulation after the table: a cold disk, --steps leapfrog steps, energy and momentum
 // before and after, and optionally the picture.
-void simulate(hb::Report& r, const Variant& v, const ch14::Options& opt) {
+// The picture is written after the report is printed, and a drift that is not finite fails
+// the run after it.
+void simulate(hb::Report& r, const Variant& v, const ch14::Options& opt, hb::GrayImage& image,
+              std::string& simulation_failure) {
   const std::size_t n = ch14::bodies_for(v, opt, true);
   const float eps2 = opt.softening_sq();
   const int param = ch14::knob_for(v, opt);
@@ -158,8 +162,11 @@ void simulate(hb::Report& r, const Variant& v, const ch14::Options& opt) {
   r.fact("energy before, after", hb::fixed(before.total(), 9) + ", " + hb::fixed(after.total(), 9));
   r.fact("energy drift |E1 - E0| / |E0|", scientific(d.energy));
   r.fact("momentum drift |P1 - P0| / sum m|v|", scientific(d.momentum));
+  if (!std::isfinite(d.energy) || !std::isfinite(d.momentum))
+    simulation_failure = "the simulation blew up: the energy drift is " + scientific(d.energy) +
+                         " (a smaller --dt or a larger --softening keeps it finite)";
   if (!opt.image.empty()) {
-    hb::write_pgm(opt.image, ch14::render_bodies(s.bodies.aos, opt.image_size, 1.5f));
+    image = ch14::render_bodies(s.bodies.aos, opt.image_size, 1.5f);
     r.fact("image", opt.image + " (" + std::to_string(opt.image_size) +
                         " pixels square, x-y plane from -1.5 to 1.5, log of bodies per pixel)");
   }
@@ -230,8 +237,12 @@ int main(int argc, char** argv) {
                                                     "cores, since the scalar code would take "
                                                     "minutes on the GPU's count")));
       variant_table(r, selected, *opt, dev, refs, failure);
-      if (simulate_now) simulate(r, sim, *opt);
+      hb::GrayImage image;
+      std::string simulation_failure;
+      if (simulate_now) simulate(r, sim, *opt, image, simulation_failure);
       r.print(std::cout, opt->common.csv);
+      if (!opt->image.empty() && !image.pixels.empty()) hb::write_pgm(opt->image, image);
+      if (!simulation_failure.empty()) throw hb::CheckFailed(simulation_failure);
     }
     ch14::require_ok(failure, "nbody");
     return 0;

@@ -4,13 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <sstream>
 
 #include "hb/capability.h"
+#include "hb/cli.h"
 #include "hb/error.h"
+#include "hb/files.h"
 #include "hb/memory.h"
 #include "hb/timing.h"
 #include "nbody_interaction.h"
@@ -33,10 +34,6 @@ std::size_t parse_bodies(const std::string& text, const std::string& flag) {
   return n;
 }
 
-void require_positive(float value, const std::string& flag) {
-  if (!std::isfinite(value) || value <= 0.0f)
-    throw hb::UsageError(flag + ": must be a positive finite number");
-}
 
 int knob_value(const Variant& v, int unroll, int bodies_per_thread) {
   if (v.param_name == nullptr) return 0;
@@ -124,8 +121,13 @@ std::optional<Options> parse_options(const ProgramSpec& spec, int argc, const ch
     o.bodies = o.common.n;
   }
   if (!cpu_bodies_text.empty()) o.cpu_bodies = parse_bodies(cpu_bodies_text, "--cpu-bodies");
-  require_positive(o.softening, "--softening");
-  require_positive(o.dt, "--dt");
+  // The kernels use the square of the softening length: it must stay a normal float, and far
+  // enough from overflow that forces between bodies a unit apart do not vanish.
+  hb::require_range(o.softening, kMinSoftening, kMaxSoftening, "--softening",
+                    "the kernels use its square, which must stay a normal float and leave the "
+                    "forces of the unit-sized disk measurable");
+  hb::require_range(o.dt, kMinDt, kMaxDt, "--dt",
+                    "larger steps throw the cold disk apart within a few steps");
   o.unroll = unroll;
   o.bodies_per_thread = bodies_per_thread;
 
@@ -142,14 +144,16 @@ std::optional<Options> parse_options(const ProgramSpec& spec, int argc, const ch
     if (app.count("--bodies-per-thread") > 0)
       require_knob(variants()[10], bodies_per_thread, "--bodies-per-thread");
     if (!o.image.empty()) {
-      const std::filesystem::path dir = std::filesystem::absolute(o.image).parent_path();
-      if (!std::filesystem::is_directory(dir))
-        throw hb::UsageError("--image " + o.image + ": the folder " + dir.string() +
-                             " does not exist");
+      if (o.steps == 0 || !o.sweep.empty())
+        throw hb::UsageError("--image draws the bodies after the simulation, which --steps 0 and "
+                             "--unroll-sweep leave out");
+      hb::check_output_path(o.image, "--image");
     }
   } else if (v->param_name != nullptr) {
+    // The value as given (0 too), the same rule as the driver's.
     const std::string flag = knob_flag(v->param_name);
-    if (app.count(flag) > 0) require_knob(*v, knob_value(*v, unroll, bodies_per_thread), flag);
+    if (app.count(flag) > 0)
+      require_knob(*v, std::string(v->param_name) == "unroll" ? unroll : bodies_per_thread, flag);
   }
   return o;
 }

@@ -26,6 +26,14 @@ struct ProgramSpec {
   const Variant* variant = nullptr;  ///< the per-variant programs; nullptr for the driver
 };
 
+/// The range of --softening: its square stays a normal float (above about 1.2e-38) and the
+/// forces between bodies a unit apart stay far from zero.
+constexpr double kMinSoftening = 1e-6;
+constexpr double kMaxSoftening = 100.0;
+/// The range of --dt: the cold disk stays together for thousands of steps of the default 0.005.
+constexpr double kMinDt = 1e-7;
+constexpr double kMaxDt = 1.0;
+
 /// The command line of the chapter's programs, after validation.
 struct Options {
   hb::CommonOptions common;

@@ -25,6 +25,8 @@
 #include "hb/compare.h"
 #include "hb/device.h"
 #include "hb/error.h"
+#include "hb/files.h"
+#include "hb/memory.h"
 #include "hb/report.h"
 #include "hb/timing.h"
 
@@ -49,11 +51,37 @@ void reject_n(hb::Cli& cli) {
                          "--padWidth/--padHeight)");
 }
 
-// Fails early (exit 2, before any GPU work) when --output cannot be written.
-void check_writable(const std::string& path) {
-  if (path.empty()) return;
-  std::ofstream f(path, std::ios::binary | std::ios::app);
-  if (!f) throw hb::UsageError(path + ": cannot open the file for writing (--output)");
+// Fails early (exit 2, before any work) when --output or --write-input could not be written
+// at the end; creates nothing, so a run that stops early leaves no file behind.
+void check_outputs(const ProblemOptions& o) {
+  if (!o.output.empty()) hb::check_output_path(o.output, "--output");
+  if (!o.write_input.empty()) hb::check_output_path(o.write_input, "--write-input");
+}
+
+// The image goes into a 2D texture (a CUDA array): every GPU CUDA 13 supports takes up to
+// 131072 x 65536 texels. Larger images are refused before the GPU is touched.
+constexpr int kMaxTextureWidth = 131072;
+constexpr int kMaxTextureHeight = 65536;
+
+void require_texture_size(const Problem& p) {
+  if (p.image.width > kMaxTextureWidth || p.image.height > kMaxTextureHeight)
+    throw hb::UsageError("an image of " + std::to_string(p.image.width) + " x " +
+                         std::to_string(p.image.height) + " pixels does not fit a GPU texture (" +
+                         std::to_string(kMaxTextureWidth) + " x " +
+                         std::to_string(kMaxTextureHeight) + " at most); the CPU variant "
+                         "(corr_cpu, or --variant 0) takes it");
+}
+
+// The CPU reference holds three 64-bit sums, a double and a float per pixel.
+void require_reference_memory(const Problem& p) {
+  hb::require_host_memory(p.image.pixels.size() * (3 * sizeof(std::int64_t) + 12),
+                          "the CPU reference for " + std::to_string(p.image.width) + " x " +
+                              std::to_string(p.image.height) + " pixels");
+}
+
+// Writes --write-input once the work is done, so that a run that stops early leaves no file.
+void write_input_image(const ProblemOptions& o, const Problem& p) {
+  if (!o.write_input.empty()) hb::write_pgm(o.write_input, p.image);
 }
 
 std::string describe_image(const Problem& p) {
@@ -350,9 +378,10 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
     reject_n(cli);
     note_given_options(cli.app(), po);
     const hb::CommonOptions& opt = cli.options();
+    check_outputs(po);
     const Problem p = make_problem(po, opt.seed);
-    check_writable(po.output);
-    if (!po.write_input.empty()) hb::write_pgm(po.write_input, p.image);
+    if (!v.is_cpu()) require_texture_size(p);
+    if (v.is_cpu() || !opt.no_check) require_reference_memory(p);
     const std::size_t pixels = p.image.pixels.size();
     const std::size_t tpix = p.tmpl.pixels.size();
 
@@ -371,6 +400,7 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
       report.row(cpu_row(v, ref, pixels, tpix));
       report.print(std::cout, opt.csv);
       write_picture(po.output, to_float(ref.coefficients), p.image.width, p.image.height);
+      write_input_image(po, p);
       return 0;
     }
 
@@ -392,6 +422,7 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
     report.row(gpu_row(v, m, pixels, tpix, opt.no_check ? 0.0 : ref.ms, 0.0));
     report.print(std::cout, opt.csv);
     write_picture(po.output, bench.coefficients(), p.image.width, p.image.height);
+    write_input_image(po, p);
     if (!m.ok()) throw hb::CheckFailed("variant " + std::string(v.id) + " (" + to_string(m.path) + "): " + m.failure);
     return 0;
   });
@@ -512,15 +543,16 @@ int driver_main(int argc, char** argv) {
     if (sweep && !po.output.empty())
       throw hb::UsageError("--output writes the coefficients of one template, not of a --sweep");
     const hb::CommonOptions& opt = cli.options();
+    check_outputs(po);
     const Problem p = make_problem(po, opt.seed);
-    check_writable(po.output);
-    if (!po.write_input.empty()) hb::write_pgm(po.write_input, p.image);
+    require_reference_memory(p);
 
     std::vector<const Variant*> chosen;
     for (const auto& v : variants())
       if (!v.is_cpu() && (opt.variant < 0 || opt.variant == std::stoi(v.id))) chosen.push_back(&v);
     if (sweep && chosen.empty()) throw hb::UsageError("--sweep measures GPU variants; --variant 0 has none");
     const bool gpu_needed = !only_neighbourhood && !chosen.empty();
+    if (gpu_needed) require_texture_size(p);
     hb::DeviceInfo dev;
     if (gpu_needed) {
       hb::select_device(opt.device);
@@ -587,6 +619,7 @@ int driver_main(int argc, char** argv) {
       }
       write_picture(po.output, picture, p.image.width, p.image.height);
     }
+    write_input_image(po, p);
     if (!failures.empty()) {
       std::string msg = std::to_string(failures.size()) + " variant(s) differ from the CPU: ";
       for (std::size_t i = 0; i < failures.size() && i < 3; ++i) msg += (i ? " | " : "") + failures[i];

@@ -6,7 +6,6 @@
 //                                  portable form or is left out here (exit 77 without a GPU)
 //   your_gpu --page IN OUT         the "Your GPU" page: IN with @NEEDS_TABLE@ and
 //                                  @ARCHITECTURE_TABLE@ filled in (needs no GPU)
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -15,8 +14,10 @@
 #include <CLI/CLI.hpp>
 
 #include "hb/capability.h"
+#include "hb/cli.h"
 #include "hb/device.h"
 #include "hb/error.h"
+#include "hb/files.h"
 
 #ifdef HB_HAVE_CH12
 #include "reduction_variants.h"
@@ -164,18 +165,15 @@ void replace(std::string& text, const std::string& marker, const std::string& by
 }
 
 int write_page(const std::string& in_path, const std::string& out_path) {
-  std::ifstream in(in_path);
-  if (!in) throw hb::UsageError(in_path + ": cannot read the page template");
+  hb::InputFile in(in_path);
+  hb::check_output_path(out_path, "--page");
   std::stringstream buffer;
-  buffer << in.rdbuf();
+  buffer << in.stream().rdbuf();
   std::string page = buffer.str();
   replace(page, "@NEEDS_TABLE@", needs_table());
   replace(page, "@ARCHITECTURE_TABLE@", architecture_table());
   replace(page, "@BUILD_ARCHITECTURES@", HB_CUDA_ARCHITECTURES);
-  std::ofstream out(out_path);
-  out << page;
-  out.close();
-  if (!out) throw std::runtime_error(out_path + ": cannot write the page");
+  hb::write_file(out_path, page);
   return 0;
 }
 
@@ -216,6 +214,7 @@ int main(int argc, char** argv) {
     app.add_option("--page", page, "IN OUT: write the \"Your GPU\" page (no GPU needed)")
         ->expected(2);
     app.add_option("--device", device, "the CUDA device to describe")->check(CLI::NonNegativeNumber);
+    hb::make_strict(app);
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {

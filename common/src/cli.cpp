@@ -1,6 +1,11 @@
 #include "hb/cli.h"
 
 #include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 
@@ -10,7 +15,7 @@ namespace hb {
 
 std::size_t parse_size(const std::string& text, const std::string& flag) {
   const auto bad = [&](const std::string& why) {
-    return UsageError(flag + " '" + text + "': " + why);
+    return UsageError(flag + " '" + printable(text) + "': " + why);
   };
   if (text.empty()) throw bad("empty value (expected a count such as 1000, 64K, 128M or 1G)");
   std::size_t pos = 0;
@@ -37,6 +42,128 @@ std::size_t parse_size(const std::string& text, const std::string& flag) {
   return static_cast<std::size_t>(value << shift);
 }
 
+namespace {
+
+bool all_digits(const std::string& s, std::size_t from, std::size_t to) {
+  if (from >= to) return false;
+  for (std::size_t i = from; i < to; ++i)
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  return true;
+}
+
+// "000123" -> "123", "000" -> "0".
+std::string without_leading_zeros(const std::string& digits) {
+  const std::size_t first = digits.find_first_not_of('0');
+  return first == std::string::npos ? "0" : digits.substr(first);
+}
+
+// Why \p text is not a number of \p kind, or "" when it is; \p canonical receives its plain
+// decimal form.
+std::string number_problem(const std::string& text, NumberKind kind, std::string& canonical) {
+  // Long arguments are cut in messages; the range says what would have been accepted.
+  const std::string shown =
+      "'" + (text.size() <= 40 ? printable(text)
+                               : printable(text.substr(0, 32)) + "...' (" +
+                                     std::to_string(text.size()) + " characters)") +
+      (text.size() <= 40 ? "'" : "");
+  if (text.empty()) return "empty value (give a number, or leave the option out)";
+  switch (kind) {
+    case NumberKind::Unsigned: {
+      const std::string range = std::to_string(std::numeric_limits<std::uint64_t>::max());
+      if (!all_digits(text, 0, text.size()))
+        return shown + " is not a whole number from 0 to " + range + " (decimal digits only)";
+      canonical = without_leading_zeros(text);
+      std::uint64_t v = 0;
+      const auto r = std::from_chars(canonical.data(), canonical.data() + canonical.size(), v);
+      if (r.ec != std::errc()) return shown + " is larger than " + range;
+      return "";
+    }
+    case NumberKind::Signed: {
+      const bool negative = text[0] == '-';
+      const std::size_t start = negative ? 1 : 0;
+      if (!all_digits(text, start, text.size()))
+        return shown + " is not a whole number (an optional '-' and decimal digits only)";
+      canonical = (negative ? "-" : "") + without_leading_zeros(text.substr(start));
+      if (canonical == "-0") canonical = "0";
+      std::int64_t v = 0;
+      const auto r = std::from_chars(canonical.data(), canonical.data() + canonical.size(), v);
+      if (r.ec != std::errc()) return shown + " is out of the range of a 64-bit whole number";
+      return "";
+    }
+    case NumberKind::Real: {
+      // [-] (digits [. digits*] | . digits) [(e|E) [+|-] digits]
+      std::size_t i = text[0] == '-' ? 1 : 0;
+      const std::size_t int_start = i;
+      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+      bool mantissa = i > int_start;
+      if (i < text.size() && text[i] == '.') {
+        const std::size_t frac_start = ++i;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+        mantissa = mantissa || i > frac_start;
+      }
+      bool ok = mantissa;
+      if (ok && i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+        ok = all_digits(text, i, text.size());
+        i = text.size();
+      }
+      if (!ok || i != text.size())
+        return shown + " is not a decimal number (such as 2, -0.5, .25 or 1e-3)";
+      const double v = std::strtod(text.c_str(), nullptr);
+      if (!std::isfinite(v)) return shown + " is too large for a double-precision number";
+      canonical = text;
+      return "";
+    }
+  }
+  return "unknown kind of number";
+}
+
+}  // namespace
+
+std::string strict_number(const std::string& text, NumberKind kind, const std::string& flag) {
+  std::string canonical;
+  const std::string problem = number_problem(text, kind, canonical);
+  if (!problem.empty()) throw UsageError(flag + ": " + problem);
+  return canonical;
+}
+
+void require_range(double value, double min, double max, const std::string& flag,
+                   const std::string& why) {
+  if (std::isfinite(value) && value >= min && value <= max) return;
+  char text[96];
+  std::snprintf(text, sizeof text, "%s %g: must be from %g to %g", flag.c_str(), value, min, max);
+  throw UsageError(std::string(text) + (why.empty() ? "" : " (" + why + ")"));
+}
+
+void make_strict(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options()) {
+    if (opt->get_type_size() == 0) continue;  // a flag: no value to check
+    const std::string type = opt->get_type_name().substr(0, opt->get_type_name().find(':'));
+    if (type == "INT" || type == "UINT" || type == "FLOAT" || type == "NUMBER") {
+      const NumberKind kind = type == "UINT"  ? NumberKind::Unsigned
+                              : type == "INT" ? NumberKind::Signed
+                                              : NumberKind::Real;
+      // A transform runs before the option's own checks and before CLI11 converts the text.
+      opt->transform(CLI::Validator(
+          [kind](std::string& value) {
+            std::string canonical;
+            std::string problem = number_problem(value, kind, canonical);
+            if (problem.empty()) value = canonical;
+            return problem;
+          },
+          ""));
+    } else {
+      opt->transform(CLI::Validator(
+          [](std::string& value) {
+            return value.empty() ? std::string("empty value (give a value, or leave the option out)")
+                                 : std::string();
+          },
+          ""));
+    }
+  }
+}
+
 Cli::Cli(CliSpec spec) : spec_(std::move(spec)), app_(spec_.description, spec_.program) {
   opt_.iters = spec_.default_iters;
   opt_.n = spec_.default_n;
@@ -57,8 +184,8 @@ Cli::Cli(CliSpec spec) : spec_(std::move(spec)), app_(spec_.description, spec_.p
   app_.add_option("--iters", opt_.iters, "timed repetitions (the median is reported)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  app_.add_option("--seed", opt_.seed, "seed of the generated input data")
-      ->check(CLI::NonNegativeNumber)
+  app_.add_option("--seed", opt_.seed,
+                  "seed of the generated input data, a whole number from 0 to 2^64 - 1")
       ->capture_default_str();
   app_.add_flag("--csv", opt_.csv, "print results as CSV instead of an aligned table");
   app_.add_flag("--no-check", opt_.no_check, "skip the comparison against the reference");
@@ -67,6 +194,7 @@ Cli::Cli(CliSpec spec) : spec_(std::move(spec)), app_(spec_.description, spec_.p
 bool Cli::parse(int argc, const char* const* argv) {
   command_line_ = spec_.program;
   for (int i = 1; i < argc; ++i) command_line_ += std::string(" ") + argv[i];
+  make_strict(app_);
   try {
     app_.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

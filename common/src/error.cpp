@@ -1,9 +1,14 @@
 #include "hb/error.h"
 
 #include "hb/capability.h"
+#include "hb/memory.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <iostream>
+#include <new>
 
 namespace hb {
 
@@ -12,7 +17,43 @@ std::string describe(cudaError_t code, const char* call, const char* file, int l
   return std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
          cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")";
 }
+
+// A report that never reached standard output is a failure: exit 1 unless the run had
+// already failed.
+int check_stdout(const char* program, int rc) {
+  errno = 0;
+  std::cout.flush();
+  const bool failed = !std::cout.good() || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (!failed) return rc;
+  const int error = errno;
+  std::fprintf(stderr, "%s: error: could not write to standard output%s%s\n", program,
+               error != 0 ? ": " : "", error != 0 ? std::strerror(error) : "");
+  return rc == kExitOk || rc == kExitLeftOut ? kExitFailed : rc;
+}
 }  // namespace
+
+std::string printable(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20 || u == 0x7f) {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
 
 CudaError::CudaError(cudaError_t code, const char* call, const char* file, int line)
     : std::runtime_error(describe(code, call, file, line)), code_(code) {}
@@ -26,28 +67,35 @@ void cuda_check(cudaError_t code, const char* call, const char* file, int line) 
 }
 
 int run_main(const char* program, const std::function<int()>& body) {
+  int rc = kExitFailed;
   try {
-    return body();
+    rc = body();
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
-    return kExitUsage;
+    std::fprintf(stderr, "%s: error: %s\n", program, printable(e.what()).c_str());
+    rc = kExitUsage;
   } catch (const LeftOut& e) {
-    std::printf("SKIPPED: %s %s\n", program, e.what());
-    std::fflush(stdout);
-    return kExitLeftOut;
+    std::printf("SKIPPED: %s %s\n", program, printable(e.what()).c_str());
+    rc = kExitLeftOut;
   } catch (const NoDevice& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
-    return kExitNoDevice;
+    std::fprintf(stderr, "%s: %s\n", program, printable(e.what()).c_str());
+    rc = kExitNoDevice;
   } catch (const CheckFailed& e) {
     std::fprintf(stderr, "%s: CHECK FAILED: %s\n", program, e.what());
-    return kExitFailed;
+    rc = kExitFailed;
   } catch (const CudaError& e) {
     std::fprintf(stderr, "%s: CUDA error: %s\n", program, e.what());
-    return kExitFailed;
+    rc = kExitFailed;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "%s: error: out of host memory: an allocation failed (%s of memory available "
+                 "on this machine); try a smaller size\n",
+                 program, available_host_memory_text().c_str());
+    rc = kExitFailed;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program, e.what());
-    return kExitFailed;
+    std::fprintf(stderr, "%s: error: %s\n", program, printable(e.what()).c_str());
+    rc = kExitFailed;
   }
+  return check_stdout(program, rc);
 }
 
 }  // namespace hb

@@ -1,60 +1,35 @@
 #include "hb/pgm.h"
 
+#include <algorithm>
 #include <cctype>
-#include <fstream>
+#include <istream>
 #include <sstream>
 
 #include "hb/error.h"
+#include "hb/files.h"
 
 namespace hb {
 
 namespace {
 
+// Reads a PGM image from a stream, byte by byte for the header and P2 data and in one block
+// for P5 data: never more than the header asks for, and nothing is allocated beyond what the
+// input holds (a header promising 2^28 pixels in an 18-byte file fails before any allocation).
 class Parser {
  public:
-  Parser(const std::string& data, const std::string& name) : d_(data), name_(name) {}
+  Parser(std::istream& in, std::size_t size, const std::string& name)
+      : in_(in), size_(size), name_(printable(name)) {}
 
   [[noreturn]] void fail(const std::string& why) const {
     throw UsageError(name_ + ": not a valid PGM image: " + why);
   }
 
-  // Skips whitespace and '#' comments (which run to the end of the line).
-  void skip_space() {
-    while (pos_ < d_.size()) {
-      const char c = d_[pos_];
-      if (c == '#') {
-        while (pos_ < d_.size() && d_[pos_] != '\n' && d_[pos_] != '\r') ++pos_;
-      } else if (std::isspace(static_cast<unsigned char>(c))) {
-        ++pos_;
-      } else {
-        break;
-      }
-    }
-  }
-
-  // A decimal field of the header or of P2 pixel data; at most \p max.
-  unsigned long number(const char* what, unsigned long max) {
-    skip_space();
-    if (pos_ >= d_.size()) fail(std::string("file ends before the ") + what);
-    if (!std::isdigit(static_cast<unsigned char>(d_[pos_])))
-      fail(std::string("expected the ") + what + " (a decimal number), found '" + d_[pos_] + "'");
-    unsigned long v = 0;
-    while (pos_ < d_.size() && std::isdigit(static_cast<unsigned char>(d_[pos_]))) {
-      v = v * 10 + static_cast<unsigned long>(d_[pos_] - '0');
-      if (v > max) fail(std::string(what) + " is larger than " + std::to_string(max));
-      ++pos_;
-    }
-    if (pos_ < d_.size() && !std::isspace(static_cast<unsigned char>(d_[pos_])) && d_[pos_] != '#')
-      fail(std::string("unexpected character '") + d_[pos_] + "' after the " + what);
-    return v;
-  }
-
   GrayImage parse() {
-    if (d_.size() < 2 || d_[0] != 'P' || (d_[1] != '5' && d_[1] != '2'))
+    const int p = get(), digit = get();
+    if (p != 'P' || (digit != '5' && digit != '2'))
       fail("it does not start with the magic number P5 (binary) or P2 (ASCII)");
-    const bool binary = d_[1] == '5';
-    pos_ = 2;
-    if (pos_ < d_.size() && !std::isspace(static_cast<unsigned char>(d_[pos_])) && d_[pos_] != '#')
+    const bool binary = digit == '5';
+    if (!at_end() && !is_space(peek()) && peek() != '#')
       fail("the magic number must be followed by white space");
     GrayImage img;
     const auto w = number("width", kMaxPgmSide);
@@ -73,38 +48,128 @@ class Parser {
     img.maxval = static_cast<int>(maxval);
     const std::size_t count = std::size_t(w) * h;
     if (binary) {
-      // Exactly one white-space character separates the header from the pixel bytes.
-      if (pos_ >= d_.size()) fail("file ends after the header: no pixel data");
-      ++pos_;
-      const std::size_t have = d_.size() - pos_;
-      if (have < count)
-        fail("truncated: expected " + std::to_string(count) + " bytes of pixel data, found " +
-             std::to_string(have));
-      img.pixels.assign(d_.begin() + static_cast<std::ptrdiff_t>(pos_),
-                        d_.begin() + static_cast<std::ptrdiff_t>(pos_ + count));
-      for (std::size_t i = 0; i < count; ++i)
-        if (img.pixels[i] > maxval)
-          fail("pixel " + std::to_string(i) + " has value " + std::to_string(img.pixels[i]) +
-               ", above maxval " + std::to_string(maxval));
+      read_raster(img, count);
     } else {
-      img.pixels.resize(count);
-      for (std::size_t i = 0; i < count; ++i) {
-        skip_space();
-        if (pos_ >= d_.size())
-          fail("truncated: expected " + std::to_string(count) + " pixel values, found " +
-               std::to_string(i));
-        const auto v = number("pixel value", 65535);
-        if (v > maxval)
-          fail("pixel " + std::to_string(i) + " has value " + std::to_string(v) +
-               ", above maxval " + std::to_string(maxval));
-        img.pixels[i] = static_cast<std::uint8_t>(v);
-      }
+      read_plain(img, count);
     }
     return img;
   }
 
  private:
-  const std::string& d_;
+  static bool is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+                                       c == '\v' || c == '\f'; }
+  bool at_end() { return peek() == std::char_traits<char>::eof(); }
+  int peek() { return in_.peek(); }
+  int get() {
+    const int c = in_.get();
+    if (c != std::char_traits<char>::eof()) ++pos_;
+    return c;
+  }
+  // Bytes left in the input, when its size is known.
+  std::size_t left() const { return size_ == InputFile::kUnknownSize ? size_ : size_ - pos_; }
+
+  // Skips a comment: from '#' through the end of its line (the newline included).
+  void skip_comment() {
+    for (int c = get(); c != std::char_traits<char>::eof() && c != '\n' && c != '\r'; c = get()) {
+    }
+  }
+  // Skips white space and comments.
+  void skip_space() {
+    while (!at_end()) {
+      const int c = peek();
+      if (c == '#') {
+        skip_comment();
+      } else if (is_space(c)) {
+        get();
+      } else {
+        break;
+      }
+    }
+  }
+
+  // A decimal field of the header or of P2 pixel data; at most \p max.
+  unsigned long number(const char* what, unsigned long max) {
+    skip_space();
+    if (at_end()) fail(std::string("file ends before the ") + what);
+    if (!std::isdigit(peek())) {
+      const int c = peek();
+      fail(std::string("expected the ") + what + " (a decimal number), found " + shown(c));
+    }
+    unsigned long v = 0;
+    while (!at_end() && std::isdigit(peek())) {
+      v = v * 10 + static_cast<unsigned long>(get() - '0');
+      if (v > max) fail(std::string(what) + " is larger than " + std::to_string(max));
+    }
+    if (!at_end() && !is_space(peek()) && peek() != '#')
+      fail("unexpected character " + shown(peek()) + " after the " + what);
+    return v;
+  }
+
+  static std::string shown(int c) {
+    if (c >= 0x20 && c < 0x7f) return std::string("'") + char(c) + "'";
+    return "byte " + std::to_string(c);
+  }
+
+  // P5: one white-space character (or a comment through its newline, as netpbm reads it)
+  // after maxval, then exactly \p count bytes.
+  void read_raster(GrayImage& img, std::size_t count) {
+    if (at_end()) fail("file ends after the header: no pixel data");
+    if (peek() == '#') {
+      skip_comment();
+    } else {
+      get();
+    }
+    if (left() != InputFile::kUnknownSize && left() < count)
+      fail("truncated: expected " + std::to_string(count) + " bytes of pixel data, found " +
+           std::to_string(left()));
+    // Read in blocks, so that an input of unknown size (standard input) costs memory only for
+    // the bytes it really holds.
+    constexpr std::size_t kBlock = std::size_t(1) << 24;
+    std::size_t have = 0;
+    while (have < count) {
+      const std::size_t want = std::min(kBlock, count - have);
+      img.pixels.resize(have + want);
+      in_.read(reinterpret_cast<char*>(img.pixels.data() + have), std::streamsize(want));
+      const auto got = static_cast<std::size_t>(in_.gcount());
+      have += got;
+      pos_ += got;
+      if (got < want) break;
+    }
+    if (in_.bad()) fail("read error");
+    if (have < count)
+      fail("truncated: expected " + std::to_string(count) + " bytes of pixel data, found " +
+           std::to_string(have));
+    img.pixels.resize(count);
+    for (std::size_t i = 0; i < count; ++i)
+      if (img.pixels[i] > img.maxval)
+        fail("pixel " + std::to_string(i) + " has value " + std::to_string(img.pixels[i]) +
+             ", above maxval " + std::to_string(img.maxval));
+  }
+
+  // P2: \p count decimal values separated by white space (and comments).
+  void read_plain(GrayImage& img, std::size_t count) {
+    // Each value takes at least one digit and one separator, so memory is reserved for no
+    // more values than the input can hold (an 18-byte header promising 2^28 pixels reserves
+    // nothing, then fails as truncated).
+    const std::size_t room = left() == InputFile::kUnknownSize ? std::size_t(1) << 20
+                                                               : left() / 2 + 1;
+    img.pixels.reserve(std::min(count, room));
+    for (std::size_t i = 0; i < count; ++i) {
+      skip_space();
+      if (at_end())
+        fail("truncated: expected " + std::to_string(count) + " pixel values, found " +
+             std::to_string(i));
+      const auto v = number("pixel value", 65535);
+      if (v > static_cast<unsigned long>(img.maxval))
+        fail("pixel " + std::to_string(i) + " has value " + std::to_string(v) +
+             ", above maxval " + std::to_string(img.maxval));
+      img.pixels.push_back(static_cast<std::uint8_t>(v));
+    }
+    if (in_.bad()) fail("read error");
+  }
+
+  std::istream& in_;
+  std::size_t size_;
   std::string name_;
   std::size_t pos_ = 0;
 };
@@ -123,16 +188,13 @@ void validate(const GrayImage& img) {
 }  // namespace
 
 GrayImage parse_pgm(const std::string& data, const std::string& name) {
-  return Parser(data, name).parse();
+  std::istringstream in(data);
+  return Parser(in, data.size(), name).parse();
 }
 
 GrayImage read_pgm(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw UsageError(path + ": cannot open the file for reading");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  if (f.bad()) throw UsageError(path + ": read error");
-  return parse_pgm(ss.str(), path);
+  InputFile file(path);
+  return Parser(file.stream(), file.size(), path == "-" ? "standard input" : path).parse();
 }
 
 std::string format_pgm(const GrayImage& image, PgmFormat format) {
@@ -156,11 +218,7 @@ std::string format_pgm(const GrayImage& image, PgmFormat format) {
 }
 
 void write_pgm(const std::string& path, const GrayImage& image, PgmFormat format) {
-  const std::string data = format_pgm(image, format);
-  std::ofstream f(path, std::ios::binary);
-  if (!f) throw UsageError(path + ": cannot open the file for writing");
-  f.write(data.data(), static_cast<std::streamsize>(data.size()));
-  if (!f) throw UsageError(path + ": write error");
+  write_file(path, format_pgm(image, format));
 }
 
 }  // namespace hb

@@ -6,12 +6,16 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "hb/error.h"
+
 namespace hb {
 
 Report::Report(std::vector<std::string> columns) : columns_(std::move(columns)) {}
 
 void Report::fact(const std::string& key, const std::string& value) {
-  facts_.emplace_back(key, value);
+  // A fact is one line of the header ("# key: value" in CSV): a newline in a value (a file
+  // name, the command line) is written as \n, so it can never start a line of its own.
+  facts_.emplace_back(printable(key), printable(value));
 }
 
 void Report::row(std::vector<std::string> cells) {

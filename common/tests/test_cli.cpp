@@ -1,6 +1,8 @@
 // The shared command line: sizes with suffixes, range checks, unknown flags, --help.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstdlib>
 #include <vector>
 
 #include "hb/cli.h"
@@ -96,4 +98,115 @@ TEST_CASE("chapters can add their own flags beside the shared ones", "[cli]") {
   REQUIRE(parse(cli, {"--alpha", "0.5", "--n", "33"}));
   CHECK(alpha == 0.5f);
   CHECK(cli.options().n == 33);
+}
+
+TEST_CASE("whole numbers are plain decimal: leading zeros mean decimal, never octal", "[cli]") {
+  hb::Cli cli(spec());
+  REQUIRE(parse(cli, {"--iters", "010", "--seed", "010", "--device", "007"}));
+  CHECK(cli.options().iters == 10);
+  CHECK(cli.options().seed == 10);
+  CHECK(cli.options().device == 7);
+}
+
+TEST_CASE("the seed takes every 64-bit value and nothing beyond", "[cli]") {
+  {
+    hb::Cli cli(spec());
+    REQUIRE(parse(cli, {"--seed", "18446744073709551615"}));
+    CHECK(cli.options().seed == 18446744073709551615ull);
+  }
+  for (const char* bad : {"18446744073709551616", "99999999999999999999999", "-1", "+8", "0x10",
+                          "1e3", "1.5", "abc", "", " 8", "8 "}) {
+    hb::Cli cli(spec());
+    INFO("--seed '" << bad << "'");
+    CHECK_THROWS_AS(parse(cli, {"--seed", bad}), hb::UsageError);
+  }
+}
+
+TEST_CASE("hexadecimal, signs, exponents and empty values are refused for whole numbers", "[cli]") {
+  for (const char* flag : {"--iters", "--device", "--variant"}) {
+    for (const char* bad : {"0x10", "+2", "1e1", "", "2.0", "--", "1 "}) {
+      hb::Cli cli(spec());
+      INFO(flag << " '" << bad << "'");
+      CHECK_THROWS_AS(parse(cli, {flag, bad}), hb::UsageError);
+    }
+  }
+}
+
+TEST_CASE("usage messages are one short line that names the flag", "[cli]") {
+  const std::vector<std::vector<const char*>> cases = {
+      {"--seed", "-1"}, {"--seed", "abc"}, {"--iters", "0x10"}, {"--seed", "1\n2"},
+      {"--n", "1\n2"},  {"--bogus\nx"}};
+  for (const auto& c : cases) {
+    hb::Cli cli(spec());
+    try {
+      parse(cli, c);
+      FAIL("accepted: " << c[0]);
+    } catch (const hb::UsageError& e) {
+      const std::string message = hb::printable(e.what());
+      INFO(message);
+      CHECK(message.size() < 200);
+      CHECK(message.find('\n') == std::string::npos);
+    }
+  }
+  // A long value is cut in the message.
+  hb::Cli cli(spec());
+  const std::string long_value(5000, '7');
+  CHECK_THROWS_WITH(parse(cli, {"--seed", long_value.c_str()}), Catch::Contains("5000 characters"));
+}
+
+TEST_CASE("real numbers are finite decimals; nan, inf and hexadecimal floats are refused", "[cli]") {
+  for (const char* good : {"0.5", "-2", ".25", "3.", "1e-3", "2E+2", "007.5"}) {
+    hb::Cli cli(spec());
+    double alpha = 0.0;
+    cli.app().add_option("--alpha", alpha, "scale");
+    INFO("--alpha " << good);
+    REQUIRE(parse(cli, {"--alpha", good}));
+    CHECK(alpha == Approx(std::strtod(good, nullptr)));
+  }
+  for (const char* bad : {"nan", "inf", "-inf", "1e400", "0x1p3", "", ".", "e5", "1e", "1.2.3",
+                          "+1", " 1"}) {
+    hb::Cli cli(spec());
+    float alpha = 0.0f;
+    cli.app().add_option("--alpha", alpha, "scale");
+    INFO("--alpha '" << bad << "'");
+    CHECK_THROWS_AS(parse(cli, {"--alpha", bad}), hb::UsageError);
+  }
+}
+
+TEST_CASE("an option given an empty value is refused, whatever its type", "[cli]") {
+  hb::Cli cli(spec());
+  std::string input = "default.pgm";
+  cli.app().add_option("--input", input, "a file");
+  CHECK_THROWS_WITH(parse(cli, {"--input", ""}), Catch::Contains("--input") &&
+                                                     Catch::Contains("empty"));
+  hb::Cli again(spec());
+  again.app().add_option("--input", input, "a file");
+  REQUIRE(parse(again, {"--input", "x.pgm"}));
+  CHECK(input == "x.pgm");
+}
+
+TEST_CASE("strict_number gives the plain decimal text or says what is wrong", "[cli]") {
+  CHECK(hb::strict_number("00042", hb::NumberKind::Unsigned, "--x") == "42");
+  CHECK(hb::strict_number("-007", hb::NumberKind::Signed, "--x") == "-7");
+  CHECK(hb::strict_number("-0", hb::NumberKind::Signed, "--x") == "0");
+  CHECK(hb::strict_number("1.5e3", hb::NumberKind::Real, "--x") == "1.5e3");
+  CHECK_THROWS_WITH(hb::strict_number("-1", hb::NumberKind::Unsigned, "--seed"),
+                    Catch::StartsWith("--seed: '-1' is not a whole number from 0 to"));
+  CHECK_THROWS_WITH(hb::strict_number("9223372036854775808", hb::NumberKind::Signed, "--x"),
+                    Catch::Contains("out of the range"));
+}
+
+TEST_CASE("require_range accepts finite values inside the range and names the flag otherwise", "[cli]") {
+  CHECK_NOTHROW(hb::require_range(0.5, 0.0, 1.0, "--x"));
+  CHECK_NOTHROW(hb::require_range(1.0, 0.0, 1.0, "--x"));
+  CHECK_THROWS_WITH(hb::require_range(2.0, 0.0, 1.0, "--dt", "why"),
+                    Catch::Equals("--dt 2: must be from 0 to 1 (why)"));
+  CHECK_THROWS_AS(hb::require_range(std::nan(""), 0.0, 1.0, "--x"), hb::UsageError);
+  CHECK_THROWS_AS(hb::require_range(-HUGE_VAL, -1e300, 1.0, "--x"), hb::UsageError);
+}
+
+TEST_CASE("printable writes control characters as escapes", "[cli]") {
+  CHECK(hb::printable("a\nb\tc\rd") == "a\\nb\\tc\\rd");
+  CHECK(hb::printable(std::string("x\x01y\x7f", 4)) == "x\\x01y\\x7f");
+  CHECK(hb::printable("plain, text") == "plain, text");
 }

@@ -2,7 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "hb/error.h"
 #include "hb/pgm.h"
@@ -91,7 +93,29 @@ TEST_CASE("read_pgm and write_pgm go through files and report missing files", "[
   CHECK(back.pixels == img.pixels);
   std::remove(path.c_str());
   CHECK_THROWS_AS(hb::read_pgm("/nonexistent/dir/none.pgm"), hb::UsageError);
-  CHECK_THROWS_AS(hb::write_pgm("/nonexistent/dir/out.pgm", img), hb::UsageError);
+  // A write that fails at the end of a run is a failure (exit 1), not a usage error.
+  CHECK_THROWS_AS(hb::write_pgm("/nonexistent/dir/out.pgm", img), std::runtime_error);
+}
+
+TEST_CASE("a comment after maxval ends with its newline, which is the separator", "[pgm]") {
+  // As netpbm reads it: the raster starts right after the comment's newline.
+  const auto img = hb::parse_pgm(std::string("P5\n4 1\n255#c\n") + char(10) + char(20) +
+                                 char(30) + char(40));
+  REQUIRE(img.pixels.size() == 4);
+  CHECK(img.pixels[0] == 10);
+  CHECK(img.pixels[3] == 40);
+}
+
+TEST_CASE("a plain PGM header that promises more pixels than its file holds fails as truncated", "[pgm]") {
+  // 18 bytes announce 2^28 pixels; the reader reserves memory only for what follows.
+  expect_error("P2\n16384 16384\n255\n", "expected 268435456 pixel values, found 0");
+}
+
+TEST_CASE("a P5 file is read only as far as its header says", "[pgm]") {
+  std::string data = std::string("P5\n2 1\n255\n") + char(1) + char(2);
+  data += std::string(1000, 'x');  // trailing bytes are left unread, as netpbm does
+  const auto img = hb::parse_pgm(data);
+  CHECK(img.pixels == std::vector<std::uint8_t>{1, 2});
 }
 
 TEST_CASE("format_pgm refuses an inconsistent image", "[pgm]") {

@@ -58,3 +58,12 @@ TEST_CASE("fixed formats with the requested digits and today_utc is a date", "[r
   CHECK(d[4] == '-');
   CHECK(d[7] == '-');
 }
+
+TEST_CASE("a fact with a newline stays one header line", "[report]") {
+  hb::Report r({"a"});
+  r.fact("input", "/tmp/we,ird\nname.pgm");
+  r.row({"1"});
+  std::ostringstream csv;
+  r.print(csv, true);
+  CHECK(csv.str().rfind("# input: /tmp/we,ird\\nname.pgm\na\n1\n", 0) == 0);
+}

@@ -29,6 +29,29 @@ namespace hb {
 /// Throws UsageError naming \p flag for anything else: signs, other suffixes, overflow.
 std::size_t parse_size(const std::string& text, const std::string& flag = "--n");
 
+/// What kind of number a command-line value must be.
+enum class NumberKind {
+  Unsigned,  ///< a whole number: digits only (leading zeros ignored), at most 2^64 - 1
+  Signed,    ///< a whole number, perhaps negative: an optional '-', then digits
+  Real       ///< a finite decimal number: 1.5, -2, .25, 3e-4 (no nan, inf or hexadecimal)
+};
+
+/// Checks \p text against \p kind. Returns the text in plain decimal form (leading zeros
+/// dropped, so that "010" means ten, never eight), or throws UsageError naming \p flag.
+std::string strict_number(const std::string& text, NumberKind kind, const std::string& flag);
+
+/// Makes every option of \p app strict before CLI11 converts its value: numbers must be plain
+/// decimal text (strict_number(); CLI11 itself reads "010" as octal, "0x10" as hexadecimal and
+/// saturates "99999999999999999999"), and no option may be given an empty value ("--alpha ''"
+/// would otherwise mean 0 or "not given"). Options added after the call are not covered;
+/// Cli::parse() calls it for every program.
+void make_strict(CLI::App& app);
+
+/// Throws UsageError naming \p flag unless \p value is finite and within [min, max]; \p why, if
+/// given, says why the range is what it is.
+void require_range(double value, double min, double max, const std::string& flag,
+                   const std::string& why = "");
+
 /// Values of the shared flags after parsing.
 struct CommonOptions {
   int device = 0;

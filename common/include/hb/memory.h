@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 
 #include <cuda_runtime_api.h>
@@ -14,6 +15,21 @@
 #include "hb/error.h"
 
 namespace hb {
+
+/// "1.5 GiB", "512.0 MiB", "12.0 KiB" or "100 bytes".
+std::string bytes_text(std::size_t bytes);
+
+/// Bytes of host memory available for new allocations without swapping (Linux: MemAvailable
+/// in /proc/meminfo); 0 when unknown.
+std::size_t available_host_memory();
+/// available_host_memory() as text, or "an unknown amount".
+std::string available_host_memory_text();
+
+/// Throws UsageError, before any work, when \p bytes of host memory are more than this machine
+/// has available: "<what> needs 12.0 GiB of host memory; this machine has 7.5 GiB available".
+void require_host_memory(std::size_t bytes, const std::string& what);
+/// The same for the current device, against the free memory cudaMemGetInfo reports.
+void require_device_memory(std::size_t bytes, const std::string& what);
 
 /// Whether \p p is aligned for 16-byte vector accesses (float4, int4, bulk copies).
 inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }

@@ -27,9 +27,12 @@ struct GrayImage {
 constexpr std::size_t kMaxPgmPixels = std::size_t(1) << 28;
 constexpr int kMaxPgmSide = 1 << 20;
 
-/// Parses PGM data held in memory; \p name is used in error messages.
+/// Parses PGM data held in memory; \p name is used in error messages. A comment may follow any
+/// header field, maxval included (netpbm's reading: the raster starts after its newline).
 GrayImage parse_pgm(const std::string& data, const std::string& name = "<memory>");
-/// Reads a PGM file. Throws UsageError when it cannot be opened or is malformed.
+/// Reads a PGM file, or standard input for "-". Only a regular file is opened (hb::InputFile),
+/// the header is read first, and no more than it announces is read or allocated. Throws
+/// UsageError when the file cannot be read or is malformed.
 GrayImage read_pgm(const std::string& path);
 
 /// PGM flavours we write.
@@ -37,7 +40,9 @@ enum class PgmFormat { Binary /* P5 */, Ascii /* P2 */ };
 
 /// Serializes \p image (validated first: sizes and maxval as parse_pgm requires).
 std::string format_pgm(const GrayImage& image, PgmFormat format = PgmFormat::Binary);
-/// Writes \p image to \p path. Throws UsageError when the file cannot be written.
+/// Writes \p image to \p path whole or not at all (hb::write_file). Throws std::runtime_error
+/// (exit 1) when the file cannot be written; check the path before the work with
+/// hb::check_output_path.
 void write_pgm(const std::string& path, const GrayImage& image,
                PgmFormat format = PgmFormat::Binary);
 
