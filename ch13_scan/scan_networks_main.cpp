@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
     hb::Cli cli(spec);
     std::string figures;
     bool markdown = false;
-    cli.app().add_option("--figures", figures, "write <name>.dot and <name>.md for every figure to this folder");
+    cli.app().add_option("--figures", figures, "write <name>.dot and <name>.md for every figure to this folder (files of those names "
+                         "are replaced)");
     cli.app().add_flag("--markdown", markdown, "print the chapter page's complexity table (Markdown)");
     if (!cli.parse(argc, argv)) return 0;
     const auto& opt = cli.options();

@@ -292,8 +292,8 @@ template <typename V>
 const V& find(const std::vector<V>& table, std::string_view id, const char* what) {
   for (const auto& v : table)
     if (id == v.id) return v;
-  throw hb::UsageError("unknown " + std::string(what) + " variant '" + std::string(id) +
-                       "' (valid: " + ids(table) + ")");
+  throw hb::UsageError("--variant '" + hb::printable(std::string(id)) + "': no such " +
+                       std::string(what) + " variant (valid: " + ids(table) + ")");
 }
 
 }  // namespace

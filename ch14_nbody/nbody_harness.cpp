@@ -30,7 +30,8 @@ std::string knob_flag(const char* param_name) {
 std::size_t parse_bodies(const std::string& text, const std::string& flag) {
   const std::size_t n = hb::parse_size(text, flag);
   if (n < 1 || n > kMaxBodies)
-    throw hb::UsageError(flag + " " + text + ": must be between 1 and " + std::to_string(kMaxBodies));
+    throw hb::UsageError(flag + " " + hb::quote_arg(text) + ": must be between 1 and " +
+                         std::to_string(kMaxBodies));
   return n;
 }
 
@@ -102,7 +103,9 @@ std::optional<Options> parse_options(const ProgramSpec& spec, int argc, const ch
         ->check(CLI::Range(0, 1000000))
         ->capture_default_str();
     app.add_option("--dt", o.dt, "time step of the simulation")->capture_default_str();
-    app.add_option("--image", o.image, "write the bodies after the simulation to this PGM file");
+    app.add_option("--image", o.image,
+                   "write the bodies after the simulation to this PGM file (an existing file of "
+                   "that name is replaced)");
     app.add_option("--image-size", o.image_size, "width and height of the image in pixels")
         ->check(CLI::Range(16, 8192))
         ->capture_default_str();
@@ -135,7 +138,7 @@ std::optional<Options> parse_options(const ProgramSpec& spec, int argc, const ch
     if (!o.variant.empty()) find_variant(o.variant);  // throws on an unknown name
     if (!o.sweep.empty()) {
       if (!o.variant.empty()) throw hb::UsageError("give either --variant or --unroll-sweep");
-      const Variant& s = find_variant(o.sweep);
+      const Variant& s = find_variant(o.sweep, "--unroll-sweep");
       if (s.kind != Kind::Gpu || s.params.empty())
         throw hb::UsageError(std::string("--unroll-sweep ") + o.sweep +
                              ": only gpu_aos, gpu_shared and gpu_blocked have a knob to sweep");

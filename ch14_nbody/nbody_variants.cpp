@@ -158,16 +158,19 @@ const std::vector<Variant>& variants() {
 
 // The text is a string_view, not a const std::string&: GCC 13 warns (-Wdangling-reference)
 // when a function returning a reference is called with a temporary std::string.
-const Variant& find_variant(std::string_view text) {
+const Variant& find_variant(std::string_view text, const char* flag) {
   const auto& all = variants();
   if (!text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); })) {
-    const unsigned long id = std::stoul(std::string(text.substr(0, 9)));
+    // A decimal id, leading zeros allowed ("07" is 7); anything longer than the table is not one.
+    const std::string_view digits = text.substr(std::min(text.find_first_not_of('0'), text.size()));
+    const unsigned long id = digits.empty() ? 0 : digits.size() > 3 ? all.size() : std::stoul(std::string(digits));
     if (id < all.size()) return all[id];
   }
   for (const auto& v : all)
     if (text == v.name || text == v.program()) return v;
-  throw hb::UsageError("unknown variant '" + std::string(text) + "' (expected an id 0-" +
-                       std::to_string(all.size() - 1) + " or one of: " + variant_names() + ")");
+  throw hb::UsageError(std::string(flag) + " '" + hb::printable(std::string(text)) +
+                       "': no such variant (an id 0-" + std::to_string(all.size() - 1) +
+                       " or one of: " + variant_names() + ")");
 }
 
 std::string variant_names() {

@@ -55,8 +55,8 @@ struct Variant {
 const std::vector<Variant>& variants();
 
 /// The variant named \p text ("gpu_shared", "nbody_gpu_shared" or "7"); throws
-/// hb::UsageError listing the valid names.
-const Variant& find_variant(std::string_view text);
+/// hb::UsageError naming \p flag and listing the valid names.
+const Variant& find_variant(std::string_view text, const char* flag = "--variant");
 
 /// "cpu_aos, cpu_soa, ..." for messages and --help.
 std::string variant_names();

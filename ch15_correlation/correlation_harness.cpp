@@ -179,8 +179,11 @@ void add_problem_options(CLI::App& app, ProblemOptions& o) {
                  "the GPU busy)");
   app.add_option("--padHeight", o.pad_height, "pad the image to this height (needs --padWidth)");
   app.add_option("--output", o.output,
-                 "write the coefficients as a PGM picture (log transform, figure 15.2)");
-  app.add_option("--write-input", o.write_input, "write the (padded) input image as PGM");
+                 "write the coefficients as a PGM picture (log transform, figure 15.2) at the "
+                 "end of the run; an existing file of that name is replaced");
+  app.add_option("--write-input", o.write_input,
+                 "write the (padded) input image as PGM at the end of the run; an existing file "
+                 "of that name is replaced");
 }
 
 void note_given_options(const CLI::App& app, ProblemOptions& o) {
@@ -531,13 +534,14 @@ int driver_main(int argc, char** argv) {
         ->capture_default_str();
     cli.app()
         .add_option("--budget-ms", settings.budget_ms,
-                    "sweep: leave a variant out of larger templates once a call takes longer")
-        ->check(CLI::PositiveNumber)
+                    "sweep: leave a variant out of larger templates once a call takes longer "
+                    "(0.001 to 1e6)")
         ->capture_default_str();
     cli.app().add_flag("--neighbourhood", only_neighbourhood,
                        "print only the 9 x 9 neighbourhood of the template position");
     if (!cli.parse(argc, argv)) return 0;
     reject_n(cli);
+    hb::require_range(settings.budget_ms, 1e-3, 1e6, "--budget-ms");
     note_given_options(cli.app(), po);
     if (sweep && only_neighbourhood) throw hb::UsageError("--sweep and --neighbourhood: choose one");
     if (sweep && !po.output.empty())

@@ -9,6 +9,9 @@
 #       One executable per row of a chapter's variant table, all built from one small main.
 #       Each gets HB_VARIANT_ID=<id> and HB_PROGRAM_NAME="<name>" so it runs that row alone.
 #
+#   Every program is also run against every class of bad input its flags allow
+#   (scripts/bad_inputs.py): ctest test usage.<name>.bad_inputs, label `cpu`.
+#
 #   hb_add_chapter_tests(<target> SOURCES <files...> [LIBS <targets...>])
 #       One Catch2 executable per chapter. Every TEST_CASE becomes its own ctest test:
 #       tagged [gpu] -> label `gpu` (Skipped without a device), otherwise label `cpu`.
@@ -43,11 +46,21 @@ function(hb_add_demo_test name target)
       TIMEOUT 300)
 endfunction()
 
+# Every class of bad input for one program: exit 2 and one clear line, no hang, no exit 0
+# after a failed write (scripts/bad_inputs.py; needs no GPU).
+function(hb_add_bad_input_test name)
+  add_test(NAME usage.${name}.bad_inputs
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/bad_inputs.py
+                   --build ${CMAKE_BINARY_DIR} --program ${name})
+  set_tests_properties(usage.${name}.bad_inputs PROPERTIES LABELS cpu TIMEOUT 300)
+endfunction()
+
 function(hb_add_program name)
   cmake_parse_arguments(P "" "" "SOURCES;LIBS;DEMO_ARGS" ${ARGN})
   add_executable(${name} ${P_SOURCES})
   target_link_libraries(${name} PRIVATE hb_common ${P_LIBS})
   hb_warnings(${name})
+  hb_add_bad_input_test(${name})
   if(DEFINED P_DEMO_ARGS)
     hb_add_demo_test(${name} ${name} ${P_DEMO_ARGS})
   endif()
@@ -96,4 +109,56 @@ function(hb_expect_usage_error target name)
            COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${target}> "-DARGS=${args}"
                    -DEXPECT=2 "-DREGEX=^${target}: error: " -P ${PROJECT_SOURCE_DIR}/cmake/ExpectExit.cmake)
   set_tests_properties(usage.${target}.${name} PROPERTIES LABELS cpu TIMEOUT 60)
+endfunction()
+
+# hb_add_fuzz_harness(<name> SOURCES <files...>)
+#   A libFuzzer harness fuzz_<name>, compiled by clang++ with the address and undefined-behaviour
+#   sanitizers (the project's own compiler may be GCC), and a `cpu` test fuzz.<name> that runs
+#   it on 200,000 inputs (at most 60 s) from the seeds in fuzz/<name>_seeds. Left out, with a
+#   note, where no clang++ with libFuzzer is found.
+find_program(HB_CLANGXX NAMES clang++ clang++-19 clang++-18 clang++-17 clang++-16 clang++-15
+             clang++-14)
+if(HB_CLANGXX AND NOT DEFINED HB_LIBFUZZER)
+  file(WRITE ${CMAKE_BINARY_DIR}/libfuzzer_probe.cpp
+       "#include <cstddef>\n#include <cstdint>\nextern \"C\" int LLVMFuzzerTestOneInput(const std::uint8_t*, std::size_t) { return 0; }\n")
+  execute_process(COMMAND ${HB_CLANGXX} -fsanitize=fuzzer ${CMAKE_BINARY_DIR}/libfuzzer_probe.cpp
+                          -o ${CMAKE_BINARY_DIR}/libfuzzer_probe
+                  RESULT_VARIABLE probe OUTPUT_QUIET ERROR_QUIET)
+  if(probe EQUAL 0)
+    set(HB_LIBFUZZER ON CACHE INTERNAL "clang++ links libFuzzer")
+  else()
+    set(HB_LIBFUZZER OFF CACHE INTERNAL "clang++ links libFuzzer")
+  endif()
+endif()
+if(NOT HB_LIBFUZZER)
+  message(STATUS "Fuzz harnesses: left out (no clang++ with libFuzzer; Debian: clang "
+                 "libclang-rt-dev)")
+endif()
+
+function(hb_add_fuzz_harness name)
+  if(NOT HB_LIBFUZZER)
+    return()
+  endif()
+  cmake_parse_arguments(P "" "" "SOURCES" ${ARGN})
+  set(exe ${CMAKE_CURRENT_BINARY_DIR}/fuzz_${name})
+  set(sources "")
+  foreach(src IN LISTS P_SOURCES)
+    list(APPEND sources ${CMAKE_CURRENT_SOURCE_DIR}/${src})
+  endforeach()
+  set(cli11 $<TARGET_PROPERTY:CLI11::CLI11,INTERFACE_INCLUDE_DIRECTORIES>)
+  add_custom_command(OUTPUT ${exe}
+      COMMAND ${HB_CLANGXX} -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined
+              -fno-sanitize-recover=all -I${CMAKE_CURRENT_SOURCE_DIR}/include
+              "$<$<BOOL:${cli11}>:-I$<JOIN:${cli11},;-I>>"
+              -I${CUDAToolkit_INCLUDE_DIRS} ${sources} -o ${exe}
+      DEPENDS ${sources} COMMAND_EXPAND_LISTS
+      COMMENT "fuzz_${name}: libFuzzer harness (clang++)" VERBATIM)
+  add_custom_target(build_fuzz_${name} ALL DEPENDS ${exe})
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fuzz_${name}_corpus)
+  add_test(NAME fuzz.${name}
+           COMMAND ${exe} -runs=200000 -max_total_time=60 -max_len=4096 -rss_limit_mb=2048
+                   -malloc_limit_mb=512 -timeout=10
+                   ${CMAKE_CURRENT_BINARY_DIR}/fuzz_${name}_corpus
+                   ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/${name}_seeds)
+  set_tests_properties(fuzz.${name} PROPERTIES LABELS cpu TIMEOUT 180)
 endfunction()

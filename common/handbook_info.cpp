@@ -70,6 +70,10 @@ int main(int argc, char** argv) {
 
     hb::select_device(opt.device);
     const hb::DeviceInfo dev = hb::query_device(opt.device);
+    // The copies use two device buffers and up to two host buffers (pinned and pageable) of
+    // --n bytes each: say so before any work rather than fail half way.
+    hb::require_device_memory(2 * bytes, "--n " + std::to_string(opt.n) + " (two device buffers)");
+    hb::require_host_memory(2 * bytes, "--n " + std::to_string(opt.n) + " (two host buffers)");
 
     if (!opt.no_check) self_check(std::min<std::size_t>(bytes, std::size_t(16) << 20), opt.seed);
 

@@ -213,7 +213,7 @@ int main(int argc, char** argv) {
     int device = 0;
     app.add_option("--page", page, "IN OUT: write the \"Your GPU\" page (no GPU needed)")
         ->expected(2);
-    app.add_option("--device", device, "the CUDA device to describe")->check(CLI::NonNegativeNumber);
+    app.add_option("--device", device, "the CUDA device to describe")->check(CLI::Range(0, 1023));
     hb::make_strict(app);
     try {
       app.parse(argc, argv);

@@ -15,7 +15,7 @@ namespace hb {
 
 std::size_t parse_size(const std::string& text, const std::string& flag) {
   const auto bad = [&](const std::string& why) {
-    return UsageError(flag + " '" + printable(text) + "': " + why);
+    return UsageError(flag + " " + quote_arg(text) + ": " + why);
   };
   if (text.empty()) throw bad("empty value (expected a count such as 1000, 64K, 128M or 1G)");
   std::size_t pos = 0;
@@ -60,12 +60,7 @@ std::string without_leading_zeros(const std::string& digits) {
 // Why \p text is not a number of \p kind, or "" when it is; \p canonical receives its plain
 // decimal form.
 std::string number_problem(const std::string& text, NumberKind kind, std::string& canonical) {
-  // Long arguments are cut in messages; the range says what would have been accepted.
-  const std::string shown =
-      "'" + (text.size() <= 40 ? printable(text)
-                               : printable(text.substr(0, 32)) + "...' (" +
-                                     std::to_string(text.size()) + " characters)") +
-      (text.size() <= 40 ? "'" : "");
+  const std::string shown = quote_arg(text);
   if (text.empty()) return "empty value (give a number, or leave the option out)";
   switch (kind) {
     case NumberKind::Unsigned: {
@@ -208,7 +203,7 @@ bool Cli::parse(int argc, const char* const* argv) {
   }
   opt_.n = parse_size(n_text_, "--n");
   if (opt_.n < spec_.min_n || opt_.n > spec_.max_n) {
-    throw UsageError("--n " + n_text_ + ": must be between " + std::to_string(spec_.min_n) +
+    throw UsageError("--n " + quote_arg(n_text_) + ": must be between " + std::to_string(spec_.min_n) +
                      " and " + std::to_string(spec_.max_n));
   }
   return true;

@@ -32,29 +32,6 @@ int check_stdout(const char* program, int rc) {
 }
 }  // namespace
 
-std::string printable(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (u < 0x20 || u == 0x7f) {
-      static const char* hex = "0123456789abcdef";
-      out += "\\x";
-      out += hex[u >> 4];
-      out += hex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 CudaError::CudaError(cudaError_t code, const char* call, const char* file, int line)
     : std::runtime_error(describe(code, call, file, line)), code_(code) {}
 

@@ -41,6 +41,17 @@ std::string folder_of(const std::string& path) {
   return path.substr(0, slash);
 }
 
+// A hidden name beside \p path that no other writer of this process or another uses:
+// ".<name>.<what>-<process id>-<counter>".
+std::string temporary_name(const std::string& path, const char* what) {
+  static std::atomic<unsigned> counter{0};
+  const auto slash = path.find_last_of('/');
+  const std::string prefix = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  return prefix + "." + base + "." + what + "-" + std::to_string(::getpid()) + "-" +
+         std::to_string(counter++);
+}
+
 }  // namespace
 
 InputFile::InputFile(const std::string& path) : path_(path) {
@@ -90,9 +101,15 @@ void check_output_path(const std::string& path, const std::string& flag) {
   const std::string folder = folder_of(path);
   if (kind_of(folder) != Kind::Directory)
     throw UsageError(name + ": the folder " + printable(folder) + " does not exist");
-  if (::access(folder.c_str(), W_OK | X_OK) != 0)
+  // The write at the end goes through a new file in this folder: make one now, and remove it
+  // (access() alone says yes to root in places like /proc, where nothing can be created).
+  const std::string probe = temporary_name(path, "probe");
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0)
     throw UsageError(name + ": cannot create files in " + printable(folder) + ": " +
                      reason(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 namespace {
@@ -126,16 +143,7 @@ void write_file(const std::string& path, const std::string& data) {
     if (error != 0) write_failed(path, error);
     return;
   }
-  // A name no other writer of this process or another uses: the final name, the process id
-  // and a counter.
-  static std::atomic<unsigned> counter{0};
-  const std::string folder = folder_of(path);
-  const std::string base = path.substr(path.find_last_of('/') == std::string::npos
-                                           ? 0
-                                           : path.find_last_of('/') + 1);
-  const std::string temp = (folder == "." && path.find('/') == std::string::npos ? "" : folder + "/") +
-                           "." + base + ".tmp-" + std::to_string(::getpid()) + "-" +
-                           std::to_string(counter++);
+  const std::string temp = temporary_name(path, "tmp");
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0) write_failed(path, errno);
   int error = write_all(fd, data);

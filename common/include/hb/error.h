@@ -50,6 +50,10 @@ class NoDevice : public std::runtime_error {
 /// echoing a user's argument can never break a one-line message or a CSV header.
 std::string printable(const std::string& text);
 
+/// \p text in single quotes for a message, printable(), and cut after 32 characters with its
+/// length ("'1111...' (5000 characters)") so that an argument can never flood a usage line.
+std::string quote_arg(const std::string& text);
+
 /// Throws CudaError when \p code is not cudaSuccess (use through HB_CUDA_CHECK).
 void cuda_check(cudaError_t code, const char* call, const char* file, int line);
 
