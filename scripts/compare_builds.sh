@@ -11,6 +11,7 @@
 # (compare_builds.txt: per row, the median over rounds of old and new "ms (median)" and their
 # ratio) go to $OUT (default ./gpu-out).
 #
+# HB_COMPARE is a regex of the benchmark names to run (default: all).
 # HB_STEPS=build builds both trees and stops (no GPU needed); HB_STEPS=run runs what an earlier
 # HB_STEPS=build left in build-compare-old and build-compare-new (packed and unpacked with
 # scripts/pack_build.sh, to build on one machine and measure on another). Default: both.
@@ -33,6 +34,11 @@ benchmarks=(
   "histogram_columns|extras_histogram/histogram_lane_columns_atomic --n 256M --iters 20"
   "histogram_pairs|extras_histogram/histogram_lane_columns_pairs --n 256M --iters 20"
 )
+selected=()
+for entry in "${benchmarks[@]}"; do
+  echo "${entry%%|*}" | grep -Eq "${HB_COMPARE:-.}" && selected+=("$entry")
+done
+benchmarks=("${selected[@]}")
 steps=${HB_STEPS:-build,run}
 case $steps in
   build|run|build,run) ;;

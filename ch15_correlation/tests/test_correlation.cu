@@ -20,6 +20,7 @@
 #include "correlation_harness.h"
 #include "correlation_launchers.h"
 #include "correlation_variants.h"
+#include "hb/capability.h"
 #include "hb/device.h"
 #include "hb/memory.h"
 #include "hb/random.h"
@@ -190,7 +191,12 @@ TEST_CASE("templates at the constant-memory limit use constant memory and larger
   REQUIRE(full.pixels.size() == ch15::kConstantTemplateBytes);
   std::vector<Path> paths = check_every_variant(bench, img, full, describe(img, full));
   CHECK(paths[1] == Path::TexConstant);
-  CHECK(paths[4] == Path::Shared4);
+  // Variant 5's image tile for this template needs more shared memory than some GPUs grant a
+  // block (a Turing GPU: 64 KiB); there it falls back to variant 1, which is just as exact.
+  const bool tile_fits = ch15::book_shared_bytes(full.width, full.height) <= hb::shared_per_block_limit();
+  INFO("variant 5's tile: " << ch15::book_shared_bytes(full.width, full.height) << " bytes, "
+                            << hb::shared_per_block_limit() << " per block here");
+  CHECK(paths[4] == (tile_fits ? Path::Shared4 : Path::TexTex));
 
   const hb::GrayImage tall = random_image(700, 100, hb::test_seed() + 5);
   ch15::Bench tall_bench(tall);
