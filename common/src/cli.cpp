@@ -105,8 +105,12 @@ std::string number_problem(const std::string& text, NumberKind kind, std::string
       }
       if (!ok || i != text.size())
         return shown + " is not a decimal number (such as 2, -0.5, .25 or 1e-3)";
+      // Options may be float: the value must survive the conversion, not become inf or 0.
       const double v = std::strtod(text.c_str(), nullptr);
-      if (!std::isfinite(v)) return shown + " is too large for a double-precision number";
+      const double magnitude = std::fabs(v);
+      if (!std::isfinite(v) || magnitude > std::numeric_limits<float>::max() ||
+          (magnitude != 0.0 && magnitude < std::numeric_limits<float>::min()))
+        return shown + " is beyond the range of a float (about 1.2e-38 to 3.4e38 in magnitude)";
       canonical = text;
       return "";
     }

@@ -33,7 +33,8 @@ std::size_t parse_size(const std::string& text, const std::string& flag = "--n")
 enum class NumberKind {
   Unsigned,  ///< a whole number: digits only (leading zeros ignored), at most 2^64 - 1
   Signed,    ///< a whole number, perhaps negative: an optional '-', then digits
-  Real       ///< a finite decimal number: 1.5, -2, .25, 3e-4 (no nan, inf or hexadecimal)
+  Real       ///< a decimal number that a float holds: 1.5, -2, .25, 3e-4 (no nan, inf,
+             ///< hexadecimal, nor a magnitude above 3.4e38 or below 1.2e-38 but 0)
 };
 
 /// Checks \p text against \p kind. Returns the text in plain decimal form (leading zeros
