@@ -85,7 +85,7 @@ for entry in entries:
             head, rows = table('%s/%s.%s.%d.csv' % (folder, name, side, r))
             col = head.index('ms (median)')
             keys = [i for i, h in enumerate(head) if h not in ('ms (median)',) and not any(
-                u in h for u in ('GB/s', 'G elem', 'Mpix', 'G tpx', '%', ' x ', 'x CPU', 'x variant', 'check', 'interactions'))]
+                u in h for u in ('GB/s', 'G elem', 'Mpix', 'G tpx', 'GFLOP', '%', ' x ', 'x CPU', 'x variant', 'check', 'interactions'))]
             for row in rows:
                 try:
                     ms = float(row[col])
