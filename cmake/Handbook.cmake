@@ -146,11 +146,15 @@ function(hb_add_fuzz_harness name)
     list(APPEND sources ${CMAKE_CURRENT_SOURCE_DIR}/${src})
   endforeach()
   set(cli11 $<TARGET_PROPERTY:CLI11::CLI11,INTERFACE_INCLUDE_DIRECTORIES>)
+  set(cuda_includes "")
+  foreach(dir IN LISTS CUDAToolkit_INCLUDE_DIRS)  # may be several (the CCCL folder too)
+    list(APPEND cuda_includes -I${dir})
+  endforeach()
   add_custom_command(OUTPUT ${exe}
       COMMAND ${HB_CLANGXX} -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined
               -fno-sanitize-recover=all -I${CMAKE_CURRENT_SOURCE_DIR}/include
               "$<$<BOOL:${cli11}>:-I$<JOIN:${cli11},;-I>>"
-              -I${CUDAToolkit_INCLUDE_DIRS} ${sources} -o ${exe}
+              ${cuda_includes} ${sources} -o ${exe}
       DEPENDS ${sources} COMMAND_EXPAND_LISTS
       COMMENT "fuzz_${name}: libFuzzer harness (clang++)" VERBATIM)
   add_custom_target(build_fuzz_${name} ALL DEPENDS ${exe})
