@@ -444,7 +444,8 @@ std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
       ->capture_default_str();
   if (spec.max_streams_flag) {
     cli.app()
-        .add_option("--max-streams", opt.max_streams, "stream3: try 1 to this many streams")
+        .add_option("--max-streams,--maxStreams", opt.max_streams,
+                    "stream3: try 1 to this many streams (--maxStreams: the book's spelling)")
         ->check(CLI::Range(1, 64))
         ->capture_default_str();
   }

@@ -66,6 +66,16 @@ function(hb_add_program name)
   endif()
 endfunction()
 
+# hb_add_book_command(<target> <book name> <test name> <args...>)
+#   The program as the book names it (a link <book name> beside <target> in the build folder),
+#   and a `demo` test that runs the command the text prints, as printed.
+function(hb_add_book_command target book_name test_name)
+  add_custom_command(TARGET ${target} POST_BUILD
+      COMMAND ${CMAKE_COMMAND} -E create_symlink $<TARGET_FILE_NAME:${target}> ${book_name}
+      WORKING_DIRECTORY $<TARGET_FILE_DIR:${target}> VERBATIM)
+  hb_add_demo_test(${test_name} ${CMAKE_CURRENT_BINARY_DIR}/${book_name} ${ARGN})
+endfunction()
+
 function(hb_add_variant_programs)
   cmake_parse_arguments(P "" "MAIN" "VARIANTS;LIBS;DEMO_ARGS" ${ARGN})
   foreach(pair IN LISTS P_VARIANTS)

@@ -338,7 +338,9 @@ def main():
             continue
         for f in sorted(os.listdir(d)):
             p = os.path.join(d, f)
-            if (os.path.isfile(p) and os.access(p, os.X_OK) and not f.startswith(("test_", "fuzz_"))
+            # Links are the book's names of programs already in the list.
+            if (os.path.isfile(p) and not os.path.islink(p) and os.access(p, os.X_OK)
+                    and not f.startswith(("test_", "fuzz_"))
                     and not f.endswith((".a", ".so", ".sh", ".cubin"))):
                 programs.append(p)
     if a.program:

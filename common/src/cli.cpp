@@ -1,5 +1,6 @@
 #include "hb/cli.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <limits>
+#include <vector>
 
 #include "hb/error.h"
 
@@ -170,7 +172,8 @@ Cli::Cli(CliSpec spec) : spec_(std::move(spec)), app_(spec_.description, spec_.p
   app_.add_option("--device", opt_.device, "CUDA device index")
       ->check(CLI::Range(0, 1023))
       ->capture_default_str();
-  app_.add_option("--n", n_text_,
+  // --N is the book's spelling (chapter 11: "use --N to specify the number of floats").
+  app_.add_option("--n,--N", n_text_,
                   "problem size in " + spec_.n_unit + " (K/M/G = 2^10/2^20/2^30), between " +
                       std::to_string(spec_.min_n) + " and " + std::to_string(spec_.max_n))
       ->capture_default_str();
@@ -190,12 +193,29 @@ Cli::Cli(CliSpec spec) : spec_(std::move(spec)), app_(spec_.description, spec_.p
   app_.add_flag("--no-check", opt_.no_check, "skip the comparison against the reference");
 }
 
+std::vector<std::string> book_spellings(const CLI::App& app, int argc, const char* const* argv) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    // "-wTemplate 16" as the book prints it: one dash before a long option's name.
+    if (a.size() > 2 && a[0] == '-' && a[1] != '-') {
+      const std::string name = a.substr(1, a.find('=') - 1);
+      if (app.get_option_no_throw("--" + name) != nullptr) a = "-" + a;
+    }
+    args.push_back(a);
+  }
+  return args;
+}
+
 bool Cli::parse(int argc, const char* const* argv) {
   command_line_ = spec_.program;
   for (int i = 1; i < argc; ++i) command_line_ += std::string(" ") + argv[i];
   make_strict(app_);
+  // CLI11 takes the arguments last first.
+  std::vector<std::string> args = book_spellings(app_, argc, argv);
+  std::reverse(args.begin(), args.end());
   try {
-    app_.parse(argc, argv);
+    app_.parse(args);
   } catch (const CLI::CallForHelp&) {
     std::cout << app_.help();
     return false;

@@ -210,3 +210,25 @@ TEST_CASE("printable writes control characters as escapes", "[cli]") {
   CHECK(hb::printable(std::string("x\x01y\x7f", 4)) == "x\\x01y\\x7f");
   CHECK(hb::printable("plain, text") == "plain, text");
 }
+
+TEST_CASE("the book's spellings: --N, and long options with one dash", "[cli]") {
+  {
+    hb::Cli cli(spec());
+    REQUIRE(parse(cli, {"--N", "4K"}));
+    CHECK(cli.options().n == 4096);
+  }
+  hb::Cli cli(spec());
+  int w = 0, x = 0;
+  cli.app().add_option("--wTemplate", w, "width");
+  cli.app().add_option("--xTemplate", x, "left edge");
+  REQUIRE(parse(cli, {"-wTemplate", "16", "--xTemplate", "-5", "-iters=3"}));
+  CHECK(w == 16);
+  CHECK(x == -5);  // a negative value is not taken for an option
+  CHECK(cli.options().iters == 3);
+  // Only names the program has are rewritten; a short option stays one.
+  const char* argv[] = {"demo", "-wTemplate", "-5", "-q", "-nosuch"};
+  CHECK(hb::book_spellings(cli.app(), 5, argv) ==
+        std::vector<std::string>{"--wTemplate", "-5", "-q", "-nosuch"});
+  hb::Cli unknown(spec());
+  CHECK_THROWS_AS(parse(unknown, {"-nosuch", "1"}), hb::UsageError);
+}

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -47,6 +48,11 @@ std::string strict_number(const std::string& text, NumberKind kind, const std::s
 /// would otherwise mean 0 or "not given"). Options added after the call are not covered;
 /// Cli::parse() calls it for every program.
 void make_strict(CLI::App& app);
+
+/// argv[1..argc) with the book's spelling of long options, a single dash ("-wTemplate 16", as
+/// section 15.7 prints it), turned into ours ("--wTemplate 16") wherever \p app has such an
+/// option; everything else as given (a negative number stays a number).
+std::vector<std::string> book_spellings(const CLI::App& app, int argc, const char* const* argv);
 
 /// Throws UsageError naming \p flag unless \p value is finite and within [min, max]; \p why, if
 /// given, says why the range is what it is.
