@@ -327,8 +327,8 @@ StageTimes run_mapped(Pipeline& p, float alpha) {
 }
 
 // Beyond the text. SAXPY on data in host memory can be no faster than the bus: 8 bytes per
-// element must go up and 4 come down (transfer_bound()). The issue asks the best pipeline to
-// get within 5% of that bound; stream3 falls short for two reasons. Its "overhang": nothing
+// element must go up and 4 come down (transfer_bound()). Our target is a pipeline
+// within 5% of that bound; stream3 falls short for two reasons. Its "overhang": nothing
 // overlaps the first chunk's copy-in or the last chunk's copy-out, so with k chunks about 1/k
 // of the shorter direction is exposed (with the book's 8 streams, 1/8 of the device->host
 // time, several percent of the total). And on GPUs with several copy engines, copies issued

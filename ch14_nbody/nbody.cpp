@@ -60,7 +60,7 @@ int gpu_count_for(const ch14::Options& opt) {
 }
 
 // [nbody-table-14-4]
-// Table 14.4: one row per variant, interactions/s, x the CPU reference, % of the issue bound.
+// Table 14.4: one row per variant, interactions/s, x the CPU reference, % of the FP32 issue bound.
 void variant_table(hb::Report& r, const std::vector<const Variant*>& selected,
                    const ch14::Options& opt, const std::optional<hb::DeviceInfo>& dev,
                    ch14::ReferenceCache& refs, std::optional<hb::CompareResult>& failure) {

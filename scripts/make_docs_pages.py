@@ -64,8 +64,10 @@ def csv_to_markdown(path: pathlib.Path) -> str:
         out.append(f"Command: `{shown['command']}`.")
     other = [(k, v) for k, v in facts if k not in ("gpu", "driver", "CUDA runtime", "date", "command", "program")]
     if other:
-        out.append("")
-        out.append(" Also recorded: " + "; ".join(f"{cell(k)} {cell(v)}" for k, v in other) + ".")
+        # One paragraph with the command: a separate one runs into it inside \includedoc.
+        if not out:
+            out.append("")
+        out[-1] += " Also recorded: " + "; ".join(f"{cell(k)} {cell(v)}" for k, v in other) + "."
     out.append("")
     numeric = re.compile(r"^-?[0-9.]+(e[-+]?[0-9]+)?%?$|^-$")
     align = ["---:" if data and all(numeric.match(r[c]) for r in data) else ":---"

@@ -41,7 +41,7 @@ bool skipped_here(const ch12::Variant& v) {
   return tool == nullptr || std::string(tool) != "memcheck";
 }
 
-// The sizes of DESIGN.md, plus 2^27 outside the sanitizer.
+// The standard edge sizes (hb::standard_sizes), plus 2^27 outside the sanitizer.
 std::vector<std::size_t> sizes() {
   auto s = hb::standard_sizes(1024, large_size());
   if (!hb::under_sanitizer()) s.push_back(std::size_t(1) << 27);

@@ -62,7 +62,7 @@ std::vector<T> from_device(const T* d, std::size_t n, cudaStream_t stream) {
 
 std::size_t large_size() { return std::size_t(1) << 26; }
 
-// The sizes of the issue and of DESIGN.md around a block of 1024: 0, 1, 31, 32, 33, 1023,
+// The edge sizes around a warp and a block of 1024: 0, 1, 31, 32, 33, 1023,
 // 1024, 1025, the prime 1000003, 2^20 + 5, 2^24 + 3 and 2^26 (the last three not under the
 // sanitizer).
 std::vector<std::size_t> standard_sizes() {

@@ -1,5 +1,5 @@
 // Chapter 14 on the CPU: the float64 reference and its tolerance, every CPU variant on the
-// sizes of the issue, the SIMD variants on sizes that are not a multiple of their width, the
+// edge sizes, the SIMD variants on sizes that are not a multiple of their width, the
 // all-core split, the leapfrog integrator's energy and momentum, the variant table, the
 // host-side plans of the GPU kernels, the picture and the command line. No GPU needed.
 //
@@ -35,7 +35,7 @@
 
 namespace {
 
-// The sizes of the issue: one body, two, a warp +- 1, a thousand, and a prime-ish count past
+// The edge sizes: one body, two, a warp +- 1, a thousand, and a prime-ish count past
 // the constant-memory pass of 4000.
 const std::vector<std::size_t> kSizes{1, 2, 31, 32, 33, 1000, 4099};
 constexpr float kSofteningSq = 1e-4f;  // epsilon = 0.01, the programs' default

@@ -1,5 +1,5 @@
 // Chapter 14 on the GPU (every test tagged [gpu]): every GPU variant and every compiled knob
-// value against the float64 reference on the sizes of the issue, the constant-memory variant
+// value against the float64 reference on the edge sizes, the constant-memory variant
 // across its passes, the symmetric variant's tiling, the multi-GPU split, and the GPU
 // leapfrog against the CPU one.
 //
@@ -32,7 +32,7 @@ namespace {
 constexpr float kSofteningSq = 1e-4f;
 constexpr std::size_t kGuard = 64;
 
-// The sizes of the issue; under the sanitizer without 4099.
+// The edge sizes; under the sanitizer without 4099.
 std::vector<std::size_t> sizes() {
   std::vector<std::size_t> s{1, 2, 31, 32, 33, 1000, 4099};
   if (hb::under_sanitizer()) s.pop_back();

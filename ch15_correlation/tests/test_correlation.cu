@@ -1,5 +1,5 @@
 // Chapter 15 GPU tests: every variant's sums twin bit for bit against the CPU and its
-// coefficients within kCoefficientTolerance, on random images with the issue's template
+// coefficients within kCoefficientTolerance, on random images with our target's template
 // sizes touching every edge, templates wider than a warp, the shared-memory and
 // constant-memory fallbacks, the FFT route, template changes, and peak finding.
 //
@@ -84,7 +84,7 @@ std::string describe(const hb::GrayImage& img, const Template& t) {
 
 }  // namespace
 
-TEST_CASE("every variant is bit exact on random images with the issue's template sizes touching every edge", "[gpu]") {
+TEST_CASE("every variant is bit exact on random images with our target's template sizes touching every edge", "[gpu]") {
   hb::select_device(0);
   const std::uint64_t seed = hb::test_seed();
   INFO("seed " << seed << " (replay with HB_TEST_SEED)");

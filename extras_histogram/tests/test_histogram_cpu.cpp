@@ -25,7 +25,7 @@
 
 namespace {
 
-// The sizes of the issue: around one bin per value (255, 256, 257), an odd size above a
+// Our edge sizes: around one bin per value (255, 256, 257), an odd size above a
 // megabyte, and 2^28 bytes.
 std::vector<std::size_t> chapter_sizes() {
   return {0, 1, 15, 16, 17, 255, 256, 257, (std::size_t(1) << 20) + 3, std::size_t(1) << 28};

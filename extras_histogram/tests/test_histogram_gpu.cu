@@ -26,7 +26,7 @@
 
 namespace {
 
-// The issue's sizes (0, 1, 255, 256, 257, 2^20 + 3, 2^28) and DESIGN.md's (31, 32, 33, a
+// Our edge sizes (0, 1, 255, 256, 257, 2^20 + 3, 2^28) and the common ones (31, 32, 33, a
 // prime), plus the edges of a 16-byte vector (15, 16, 17) and of a tile of 4 vectors per lane.
 std::vector<std::size_t> test_sizes() {
   std::vector<std::size_t> sizes = hb::standard_sizes(256, std::size_t(1) << 28);

@@ -20,7 +20,7 @@ bool under_sanitizer();
 /// Largest problem size a test should use under the sanitizer.
 constexpr std::size_t kSanitizerMaxSize = std::size_t(1) << 20;
 
-/// The sizes DESIGN.md asks every variant to be tested on: 0, 1, 31, 32, 33, block - 1,
+/// The sizes every variant is tested on: 0, 1, 31, 32, 33, block - 1,
 /// block, block + 1, a prime (1000003), and \p large (e.g. 2^24 + 3). Sorted, without
 /// duplicates; under the sanitizer, sizes above kSanitizerMaxSize are dropped.
 std::vector<std::size_t> standard_sizes(std::size_t block, std::size_t large);
