@@ -18,9 +18,8 @@ namespace ch14 {
 // [nbody-gpu-const-kernel]
 __constant__ float4 g_constantBodies[kConstBodies];
 
-/// Listing 14.5: adds (or, on the first pass, writes) the acceleration due to the \p count
-/// bodies in g_constantBodies to each of the \p n bodies.
-/// \param accumulate false on the first pass: write instead of add
+/// Listing 14.5: adds the acceleration due to the \p count bodies in g_constantBodies to each
+/// of the \p n bodies (writes it instead on the first pass, where \p accumulate is false).
 __global__ void ComputeNBodyGravitation_GPU_AOS_const(float* __restrict__ force,
                                                       const float4* __restrict__ posMass,
                                                       float softeningSquared, int count, int n,

@@ -3,7 +3,8 @@
 # Toolkit. As root, installs what is missing (apt-get); otherwise prints the exact command
 # and exits 2. Header-only libraries staged in .deps/ (scripts/stage_deps.sh) count as
 # present, so a GPU machine without Debian packages can build too.
-# Usage: scripts/deps.sh [--docs]   (--docs adds Doxygen, Graphviz, MathJax and gnuplot)
+# Usage: scripts/deps.sh [--docs]   (--docs adds Doxygen, Graphviz, MathJax, gnuplot and
+#                                    Chromium, which checks the rendered pages)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +27,7 @@ if [ "${1:-}" = "--docs" ]; then
   need_command dot graphviz
   need_command gnuplot gnuplot-nox
   need_file /usr/share/javascript/mathjax/MathJax.js libjs-mathjax
+  need_command chromium chromium
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then
