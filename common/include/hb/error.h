@@ -46,7 +46,7 @@ class NoDevice : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// \p text with control characters (newlines, tabs, escapes) written as \n, \t or \xNN, so that
+/// \p text with control characters (newlines, tabs, escapes) written as \\n, \\t or \\xNN, so that
 /// echoing a user's argument can never break a one-line message or a CSV header.
 std::string printable(const std::string& text);
 
