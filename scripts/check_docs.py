@@ -139,7 +139,7 @@ def check_reading_page(browser, folder, name):
 def check(folder, browser, jobs):
     findings, count = check_links(folder)
     reading = READING_PAGES + sorted(f for f in os.listdir(folder)
-                                     if re.match(r"^(ch1[1-5]_\w+|extras_\w+)\.html$", f))
+                                     if re.match(r"^(ch1[1-5]_[a-z]+|extras_[a-z]+)\.html$", f))
     reading = [r for r in reading if os.path.exists(os.path.join(folder, r))]
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         for result in pool.map(lambda n: check_reading_page(browser, folder, n), reading):
