@@ -147,6 +147,7 @@ benchmarks=(
   "ch14_table14_1|ch14_nbody/nbody --unroll-sweep gpu_aos"
   "ch14_table14_2|ch14_nbody/nbody --unroll-sweep gpu_shared"
   "ch14_blocked_sweep|ch14_nbody/nbody --unroll-sweep gpu_blocked"
+  "ch14_nccl_1rank|ch14_nbody/nbody14_gpu_nccl --ranks 1 --bodies 64K --iters 10"
   "ch15_neighbourhood|ch15_correlation/normalized_cross_correlation --neighbourhood"
   "ch15_rates_52|ch15_correlation/normalized_cross_correlation --padWidth 1024 --padHeight 1024 --iters 20"
   "ch15_rates_16|ch15_correlation/normalized_cross_correlation --padWidth 1024 --padHeight 1024 --wTemplate 16 --hTemplate 16 --iters 20"

@@ -24,6 +24,7 @@
 
 #include "hb/error.h"
 #include "hb/testing.h"
+#include "nbody14_slices.h"
 #include "nbody_bodies.h"
 #include "nbody_cpu.h"
 #include "nbody_gpu.h"
@@ -406,4 +407,29 @@ TEST_CASE("only the symmetric variant declares a capability, 9.0, with its scala
       CHECK_FALSE(hb::needs_anything(v.needs));
     }
   }
+}
+
+TEST_CASE("variant 14 cuts the bodies into equal chunks, one per rank, the last padded", "[nccl]") {
+  for (const std::size_t n : {1, 2, 5, 7, 64, 1000, 4099, 65536, 1000003}) {
+    for (const int ranks : {1, 2, 3, 4, 7, 8, 16}) {
+      INFO("n = " << n << ", ranks = " << ranks);
+      std::size_t covered = 0;
+      for (int r = 0; r < ranks; ++r) {
+        const ch14::Slice s = ch14::slice_of(n, ranks, r);
+        CHECK(s.chunk == (n + ranks - 1) / ranks);
+        CHECK(s.padded() >= n);
+        CHECK(s.padded() - n < static_cast<std::size_t>(ranks));  // less than one body per rank
+        CHECK(s.begin == std::min(n, r * s.chunk));                 // where the gather puts it
+        CHECK(s.rows() <= s.chunk);
+        CHECK(s.begin == covered);  // slices follow each other, without gaps or overlap
+        covered = s.end;
+      }
+      CHECK(covered == n);
+    }
+  }
+  // More ranks than bodies: the ranks past the end have no rows.
+  CHECK(ch14::slice_of(2, 5, 1).rows() == 1);
+  CHECK(ch14::slice_of(2, 5, 4).rows() == 0);
+  CHECK_THROWS_AS(ch14::slice_of(10, 0, 0), std::invalid_argument);
+  CHECK_THROWS_AS(ch14::slice_of(10, 2, 2), std::invalid_argument);
 }

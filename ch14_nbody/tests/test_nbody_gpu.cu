@@ -21,6 +21,7 @@
 #include "hb/memory.h"
 #include "hb/testing.h"
 #include "nbody12_gpu_multi.h"
+#include "nbody14_slices.h"
 #include "nbody_bodies.h"
 #include "nbody_cpu.h"
 #include "nbody_gpu.h"
@@ -214,4 +215,55 @@ TEST_CASE("the GPU leapfrog follows the CPU leapfrog and conserves energy", "[gp
   INFO("energy drift " << d.energy << ", momentum drift " << d.momentum);
   CHECK(d.energy < 2e-5);
   CHECK(d.momentum < 1e-5);
+}
+
+TEST_CASE("variant 14's split gives every rank's rows their forces from all bodies", "[gpu]") {
+  // Every rank on this one GPU, without NCCL: the gathered array is laid out as the all-gather
+  // leaves it (rank k's chunk at k * chunk, the last one padded with massless bodies), and each
+  // rank computes its local block, then the rest. The union of the ranks' rows must match the
+  // float64 reference, for sizes that do not divide by the rank count and for ranks with no
+  // rows at all (5 ranks, 2 bodies).
+  hb::select_device(0);
+  for (const std::size_t n : sizes()) {
+    const ch14::HostBodies b = ch14::random_bodies(n, hb::test_seed() + n);
+    const ch14::Reference ref = ch14::reference_forces(b, kSofteningSq);
+    for (const int ranks : {1, 2, 3, 5}) {
+      INFO("n = " << n << ", ranks = " << ranks);
+      const ch14::Slice first = ch14::slice_of(n, ranks, 0);
+      std::vector<float4> gathered(first.padded(), make_float4(0, 0, 0, 0));
+      std::copy(b.aos.begin(), b.aos.end(), gathered.begin());
+      hb::DeviceBuffer<float4> all(gathered.size()), mine(first.chunk),
+          scratch(ch14::blocked_scratch(first.chunk));
+      hb::DeviceBuffer<float> force(3 * first.chunk + kGuard), before(3 * first.chunk),
+          after(3 * first.chunk);
+      hb::Stream s;
+      HB_CUDA_CHECK(cudaMemcpyAsync(all.data(), gathered.data(), all.bytes(),
+                                    cudaMemcpyHostToDevice, s));
+      std::vector<float> got(3 * n, std::nanf(""));
+      for (int r = 0; r < ranks; ++r) {
+        const ch14::Slice sl = ch14::slice_of(n, ranks, r);
+        HB_CUDA_CHECK(cudaMemcpyAsync(mine.data(), all.data() + r * sl.chunk,
+                                      sl.chunk * sizeof(float4), cudaMemcpyDeviceToDevice, s));
+        hb::poison(force.data(), force.bytes(), 0xFF, s);
+        const ch14::SliceBuffers buf{force.data(), before.data(), after.data(), scratch.data(),
+                                     scratch.size()};
+        ch14::enqueue_local_forces(sl, mine.data(), buf, kSofteningSq, 4, s);
+        ch14::enqueue_remote_forces(sl, all.data(), buf, kSofteningSq, 4, s);
+        std::vector<float> part(3 * sl.chunk + kGuard);
+        HB_CUDA_CHECK(cudaMemcpyAsync(part.data(), force.data(), force.bytes(),
+                                      cudaMemcpyDeviceToHost, s));
+        s.synchronize();
+        std::copy(part.begin(), part.begin() + 3 * sl.rows(), got.begin() + 3 * sl.begin);
+        for (std::size_t k = 3 * sl.rows(); k < 3 * sl.chunk; ++k) {
+          INFO("rank " << r << ": float " << k << " past its rows");
+          std::uint32_t bits = 0;
+          std::memcpy(&bits, &part[k], sizeof bits);
+          CHECK(bits == 0xFFFFFFFFu);  // the padding rows are never written
+        }
+      }
+      const hb::CompareResult cmp = ch14::check_forces(got.data(), ref);
+      INFO(cmp.report);
+      CHECK(cmp.ok);
+    }
+  }
 }
