@@ -369,7 +369,9 @@ std::vector<std::string> row_columns() {
 
 void add_rank_facts(hb::Report& r, const Options& o, const hb::DeviceInfo& dev, const Nccl& lib) {
   r.fact("program", kProgram);
-  r.fact("command", o.command_line);
+  // A rank the launcher started reports the launcher's command, not its own.
+  const char* launch = std::getenv("HB_NCCL_LAUNCH_COMMAND");
+  r.fact("command", launch != nullptr && *launch != '\0' ? launch : o.command_line);
   r.fact("date", hb::today_utc());
   r.fact("gpu", dev.name + " (rank 0's)");
   r.fact("driver", hb::driver_version_text());
@@ -566,6 +568,7 @@ int launch(const Options& o, int ranks, std::size_t bodies, const std::string& r
 
 int run_launcher(const Options& o) {
   const Nccl& lib = nccl();  // exit 77 with a clear message when NCCL is missing
+  setenv("HB_NCCL_LAUNCH_COMMAND", o.command_line.c_str(), 1);
   std::string why;
   const int gpus = hb::device_count(&why);
   if (gpus == 0) hb::select_device(0);  // throws NoDevice with the reason
