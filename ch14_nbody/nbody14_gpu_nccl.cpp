@@ -235,6 +235,13 @@ std::optional<Options> parse(int argc, char** argv) {
     throw hb::UsageError("--id-file belongs to a rank: give --rank too (or start the ranks "
                          "with mpirun)");
   }
+  // Rank 0 writes the id; one left from an earlier run would send the others to a meeting
+  // that never happens.
+  struct stat st {};
+  if (o.rank == 0 && stat(o.id_file.c_str(), &st) == 0)
+    throw hb::UsageError("--id-file " + hb::printable(o.id_file) +
+                         " exists: rank 0 writes a new one each run; remove it or name another");
+  if (o.rank == 0) hb::check_output_path(o.id_file, "--id-file");
   if (o.rank >= 0 && o.scaling != "none")
     throw hb::UsageError("--scaling is the launcher's: one rank runs one configuration");
   if (o.rank >= 0 && o.bodies < static_cast<std::size_t>(o.ranks))
