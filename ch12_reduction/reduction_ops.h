@@ -75,7 +75,6 @@ struct Sum {
 };
 
 /// Sum and sum of squares in one pass (listing 12.10's CReduction_Sumi_isq, for any T).
-/// \pre For int, the sum of squares must fit in 64 bits (|x| < 2^16 for 2^30 elements).
 template <typename T>
 struct SumSquares {
   wide_t<T> sum{};

@@ -20,7 +20,7 @@
 #include "hb/files.h"
 
 #ifdef HB_HAVE_CH12
-#include "reduction_variants.h"
+#include "reduction.h"
 #endif
 #ifdef HB_HAVE_CH13
 #include "scan_launch.h"

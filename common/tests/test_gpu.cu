@@ -12,6 +12,8 @@
 #include "hb/device.h"
 #include "hb/memory.h"
 #include "hb/random.h"
+#include "hb/bench.h"
+#include "hb/error.h"
 #include "hb/timing.h"
 
 namespace {
@@ -194,4 +196,31 @@ TEST_CASE("a variant beyond this GPU is refused with a one-line reason that name
         "portable form: the old way (the headline form needs compute capability 20.0)");
   const hb::Needs huge{0, nullptr, std::size_t(1) << 30};
   CHECK(hb::left_out_reason(huge).rfind("needs 1048576 KiB of shared memory per block", 0) == 0);
+}
+
+TEST_CASE("a checked measurement times the calls and catches a wrong result before or after",
+          "[gpu]") {
+  hb::select_device(0);
+  const int n = 1 << 20;
+  hb::DeviceBuffer<int> out(n);
+  hb::Stream stream;
+  auto poison = [&](cudaStream_t st) { hb::poison(out.data(), out.bytes(), 0xA5, st); };
+  auto call = [&](cudaStream_t st) { write_index<<<n / 256, 256, 0, st>>>(out.data(), n); };
+  auto last_is = [&](int want) {
+    int last = 0;
+    HB_CUDA_CHECK(cudaMemcpyAsync(&last, out.data() + n - 1, sizeof last, cudaMemcpyDeviceToHost,
+                                  stream));
+    HB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return last == want;
+  };
+  const hb::Checked good = hb::measure_checked(poison, call, [&] { return last_is(n - 1); },
+                                               stream, 1, 5, true);
+  CHECK(good.ok);
+  CHECK(good.median_ms > 0.0);
+  CHECK_FALSE(hb::measure_checked(poison, call, [&] { return last_is(n); }, stream, 1, 5, true).ok);
+  // The second check runs after the timed calls: a call that breaks state is caught there.
+  int calls = 0;
+  CHECK_FALSE(hb::measure_checked(poison, call, [&] { return ++calls == 1; }, stream, 1, 5, true).ok);
+  // Without checking, the check is never called.
+  CHECK(hb::measure_checked(poison, call, [] { return false; }, stream, 1, 5, false).ok);
 }

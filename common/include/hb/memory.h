@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -92,6 +93,24 @@ template <typename T>
 class DeviceBuffer : public detail::Buffer<T, detail::DeviceKind> {
  public:
   using detail::Buffer<T, detail::DeviceKind>::Buffer;
+};
+
+/// Untyped device memory that a caller sizes once, outside any timed region, and hands out as
+/// an array of whatever type a launcher needs (a scratch arena of one slot).
+class ScratchBytes : public DeviceBuffer<unsigned char> {
+ public:
+  using DeviceBuffer<unsigned char>::DeviceBuffer;
+  /// The memory as \p count elements of T. Throws std::logic_error when they do not fit: a
+  /// programming error (the arena was sized for a smaller input), not bad input.
+  template <typename T>
+  T* fit(std::size_t count, const char* what) const {
+    if (count * sizeof(T) > bytes()) {
+      throw std::logic_error(std::string("scratch ") + what + ": " +
+                             std::to_string(count * sizeof(T)) + " bytes needed, " +
+                             std::to_string(bytes()) + " allocated");
+    }
+    return reinterpret_cast<T*>(data());
+  }
 };
 
 /// Page-locked ("pinned") host memory from cudaHostAlloc, portable to every device, so that

@@ -1,0 +1,159 @@
+/// \file
+/// \brief What every reduction of chapter 12 shares: the one launcher signature, the scratch
+///        memory the caller owns, the variant table, and the programs built on it.
+///
+/// Launchers never allocate: the caller builds one Scratch for the largest input it will
+/// reduce, outside any timed region, and passes it (with a stream) to every call. A Scratch
+/// holds counters that single-pass kernels leave at zero when they finish, so two calls that
+/// may run at the same time (different streams) need two Scratch objects.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "hb/capability.h"
+#include "hb/error.h"
+#include "hb/memory.h"
+#include "hb/variants.h"
+
+namespace ch12 {
+
+using hb::BlockRule;
+using hb::ceil_div;
+using hb::require_threads;
+
+/// Device memory every variant may need, sized once for inputs of up to max_n elements.
+class Scratch {
+ public:
+  /// Holds nothing: enough for calls that are rejected before they reach the GPU.
+  Scratch() = default;
+  /// Allocates every buffer for inputs of up to \p max_n int32 elements on the current
+  /// device, and zeroes the counters that single-pass kernels rely on.
+  explicit Scratch(std::size_t max_n);
+
+  std::size_t max_n() const { return max_n_; }
+  /// Per-block partial results (first level).
+  template <typename T>
+  T* partials_a(std::size_t count) const { return a_.fit<T>(count, "partials_a"); }
+  /// Second-level partial results (relaunching variants ping-pong between a and b).
+  template <typename T>
+  T* partials_b(std::size_t count) const { return b_.fit<T>(count, "partials_b"); }
+  /// Work space of int32 elements for the in-place global-memory reduction (variant 10c).
+  int* work(std::size_t count) const { return work_.fit<int>(count, "work"); }
+  /// A block counter that is zero between calls (each single-pass kernel resets it).
+  unsigned* ticket() const { return counters_.data(); }
+  /// A 64-bit accumulator that is zero between calls (variant 11b resets it).
+  long long* accumulator() const { return accumulator_.data(); }
+  /// Temporary storage for CUB (variant 0).
+  void* cub_storage() const { return cub_.data(); }
+  std::size_t cub_bytes() const { return cub_.bytes(); }
+
+  int sm_count() const { return sm_count_; }
+  /// Blocks of \p threads threads that fit on the GPU at once when threads are the only
+  /// limit (at most 32 blocks per SM): the grid size of the book's grid-stride kernels.
+  int resident_blocks(int threads) const;
+
+ private:
+  std::size_t max_n_ = 0;
+  hb::ScratchBytes a_, b_, work_, cub_;
+  hb::DeviceBuffer<unsigned> counters_;
+  hb::DeviceBuffer<long long> accumulator_;
+  int sm_count_ = 0;
+  int max_threads_per_sm_ = 0;
+};
+
+/// The one signature of the chapter's launchers: reduce \p n int32 values at \p in (device)
+/// into one 64-bit value at \p out (device), with blocks of \p threads threads, on \p stream.
+/// Asynchronous. Throws hb::UsageError, before any GPU work, for a block size it does not take.
+using Launcher = void (*)(const int* in, std::size_t n, long long* out, int threads,
+                          Scratch& scratch, cudaStream_t stream);
+
+/// Grid size of the book's grid-stride kernels: one block per \p threads elements, but no
+/// more blocks than fit on the GPU at once, and at least one (so that n = 0 writes a zero).
+int grid_stride_blocks(std::size_t n, int threads, const Scratch& scratch);
+
+/// What a variant's launcher writes to its 64-bit output, so the check knows what to expect.
+enum class Result {
+  Sum64,          ///< the exact sum of the int32 inputs, in 64 bits
+  Sum32Wrapped,   ///< the sum modulo 2^32, sign-extended (the blog kernels sum int into int)
+  CountPositive,  ///< how many inputs are > 0 (the predicate reductions of variant 8)
+};
+
+/// One row of the variant table (variants.cu). The variant's kernel file is
+/// `kernels/NN_name.cuh`, NN the id with its number in two digits.
+struct Variant {
+  const char* id;       ///< "0" ... "12", in the text's order
+  const char* name;     ///< "two_pass": the program is "reduction" + id + "_" + name
+  const char* title;    ///< one line for tables and --help
+  Launcher launch;      ///< the launcher with the chapter's one signature
+  BlockRule threads;    ///< which block sizes it accepts
+  int default_threads;  ///< block size of the per-variant program and the size sweep
+  Result result;        ///< what it computes
+  hb::Needs needs = {};  ///< the GPU it needs (every row runs on any GPU CUDA 13 supports)
+  /// Left out of the racecheck, synccheck and initcheck runs: those tools do not follow
+  /// kernels launched from the GPU (memcheck does).
+  bool launches_from_gpu = false;
+
+  /// "reduction1_two_pass": the name of the variant's program.
+  std::string program() const { return std::string("reduction") + id + "_" + name; }
+  /// Whether the variant accepts blocks of \p n threads.
+  bool accepts_threads(int n) const { return hb::accepts(threads, n); }
+};
+
+/// Every variant, variant 0 (the reference) first.
+const std::vector<Variant>& variants();
+/// The variant with id \p id ("4", "10c"); throws hb::UsageError listing the valid ids.
+inline const Variant& find_variant(std::string_view id) { return hb::find_row(variants(), id); }
+
+// The typed forms of variants 7, 8a, 8b and 10e, which their programs and the tests also run
+// on other types. Instantiated in variants.cu for the types named in their kernel files.
+template <typename R, typename T>
+void reduce7_typed(const T* in, std::size_t n, R* out, int threads, Scratch& s, cudaStream_t st);
+template <typename T, typename Pred>
+void count8a_syncthreads_count(const T* in, std::size_t n, long long* out, int threads,
+                               Scratch& s, cudaStream_t st);
+template <typename T, typename Pred>
+void count8b_ballot(const T* in, std::size_t n, long long* out, int threads, Scratch& s,
+                    cudaStream_t st);
+template <typename In, typename Acc>
+void reduce10e_typed(const In* in, std::size_t n, Acc* out, int threads, Scratch& s,
+                     cudaStream_t st);
+/// Variant 10f, compiled apart with relocatable device code (kernels/10f_recursive.cu).
+void reduce10f_recursive(const int* in, std::size_t n, long long* out, int threads,
+                         Scratch& s, cudaStream_t st);
+
+/// The programs' input: \p n int32 values uniform over the whole int32 range, element i
+/// depending only on (seed, i). Sums of such values overflow 32 bits at once, so a kernel
+/// that accumulates in int32 cannot pass the check of a 64-bit variant.
+std::vector<int> make_input(std::size_t n, std::uint64_t seed);
+
+/// main() of the per-variant programs (reduction1_two_pass ...): runs variant \p id alone
+/// against CUB on default data, checks it against the CPU, and prints the time, GB/s and
+/// % of CUB.
+int variant_program_main(const char* program, const char* id, int argc, char** argv);
+/// main() of the driver `reduction`: the book's block-size sweep (one row per variant, one
+/// column per block size) and a size sweep of the fastest variants against CUB.
+int driver_main(int argc, char** argv);
+
+#if defined(__CUDACC__)
+/// The dynamically sized shared memory of a launch, viewed as an array of T.
+///
+/// This is the modern form of the CUDA SDK's `SharedMemory<T>` idiom that section 12.6
+/// uses: one `extern __shared__` array of bytes, aligned for any type we store, cast to T.
+/// Declaring `extern __shared__ T s[]` with a different T in each kernel of one translation
+/// unit is an error ("declaration is incompatible"), and a class type would need an
+/// explicit specialization per type, which is what listing 12.10 does.
+template <typename T>
+__device__ __forceinline__ T* dynamic_shared() {
+  extern __shared__ __align__(16) unsigned char ch12_dynamic_shared[];
+  return reinterpret_cast<T*>(ch12_dynamic_shared);
+}
+#endif
+
+}  // namespace ch12

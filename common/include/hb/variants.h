@@ -1,0 +1,78 @@
+/// \file
+/// \brief What every chapter's variant table shares: looking a row up by its id, listing the
+///        ids, and the rules for the block sizes a variant accepts.
+///
+/// A chapter's table is a `std::vector` of its own row type; every row has a `const char* id`
+/// ("4", "10c"). The rows are the chapter's; the lookup and the messages are written here once.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "hb/error.h"
+
+namespace hb {
+
+/// \f$\lceil a / b \rceil\f$ for sizes.
+constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+
+/// "0, 1, 2, ..., 11b": the ids of \p rows, for messages and --help.
+template <typename Row>
+std::string ids_of(const std::vector<Row>& rows) {
+  std::string s;
+  for (const Row& r : rows) s += (s.empty() ? "" : ", ") + std::string(r.id);
+  return s;
+}
+
+/// The row of \p rows whose id is \p id; throws hb::UsageError naming \p flag and the valid ids.
+template <typename Row>
+const Row& find_row(const std::vector<Row>& rows, std::string_view id,
+                    const char* flag = "--variant") {
+  for (const Row& r : rows)
+    if (id == r.id) return r;
+  throw UsageError(std::string(flag) + " " + std::string(id) + ": no such variant (valid: " +
+                   ids_of(rows) + ")");
+}
+
+/// Which block sizes a variant accepts.
+enum class BlockRule {
+  Library,            ///< the library picks its own (CUB); --threads is not offered
+  Cpu,                ///< no blocks at all (a CPU reference); --threads is not offered
+  PowerOfTwo,         ///< 1, 2, 4, ..., 1024
+  PowerOfTwoFrom32,   ///< 32, 64, ..., 1024
+  PowerOfTwo32To512,  ///< 32, 64, ..., 512
+  MultipleOf32,       ///< 32, 64, 96, ..., 1024
+  Any                 ///< 1 ... 1024
+};
+
+/// Whether \p rule allows blocks of \p threads threads.
+bool accepts(BlockRule rule, int threads);
+/// "a power of two from 1 to 1024", for messages.
+std::string describe(BlockRule rule);
+/// Throws hb::UsageError naming \p variant (e.g. "variant 4") unless \p rule allows \p threads.
+void require_threads(const std::string& variant, BlockRule rule, int threads);
+
+}  // namespace hb
+
+namespace hb {
+
+/// Calls `f(std::integral_constant<int, t>{})` for the power of two t equal to \p threads,
+/// Lo <= t <= Hi: the switch that turns a run-time block size into a template argument
+/// (listing 12.4 writes it out by hand; later variants use this). Throws std::logic_error
+/// for any other \p threads: callers check the block-size rule first.
+template <int Lo, int Hi, typename F>
+void with_power_of_two(int threads, F&& f) {
+  if (threads == Lo) return f(std::integral_constant<int, Lo>{});
+  if constexpr (Lo < Hi) {
+    return with_power_of_two<Lo * 2, Hi>(threads, std::forward<F>(f));
+  } else {
+    throw std::logic_error("with_power_of_two: " + std::to_string(threads) + " threads");
+  }
+}
+
+}  // namespace hb
