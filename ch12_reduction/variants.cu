@@ -51,6 +51,8 @@ const std::vector<Variant>& variants() {
      reduce11a_vectorized, BlockRule::PowerOfTwoFrom32, 256, Result::Sum64},
     {"11b", "vectorized_atomics", "int4 loads, single pass, one atomic per block",
      reduce11b_vectorized_atomics, BlockRule::PowerOfTwoFrom32, 256, Result::Sum64},
+    {"12", "cg_reduce", "cooperative groups cg::reduce, int4 loads, single pass",
+     reduce12_cg_reduce, BlockRule::PowerOfTwoFrom32, 256, Result::Sum64},
   };
   // clang-format on
   return table;
