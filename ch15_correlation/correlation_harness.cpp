@@ -17,16 +17,17 @@
 #include <sstream>
 #include <thread>
 
-#include "coin_scene.h"
 #include "correlation_launchers.h"
 #include "hb/bandwidth.h"
 #include "hb/capability.h"
 #include "hb/cli.h"
+#include "hb/coin_scene.h"
 #include "hb/compare.h"
 #include "hb/device.h"
 #include "hb/error.h"
 #include "hb/files.h"
 #include "hb/memory.h"
+#include "hb/random.h"
 #include "hb/report.h"
 #include "hb/timing.h"
 
@@ -56,6 +57,14 @@ void reject_n(hb::Cli& cli) {
 void check_outputs(const ProblemOptions& o) {
   if (!o.output.empty()) hb::check_output_path(o.output, "--output");
   if (!o.write_input.empty()) hb::check_output_path(o.write_input, "--write-input");
+}
+
+// A side of the padded image: between 1 and the largest side a PGM file may have.
+void check_pad_side(int side, const char* flag) {
+  if (side < 1 || side > hb::kMaxPgmSide) {
+    throw hb::UsageError(std::string(flag) + " " + std::to_string(side) +
+                         ": must be between 1 and " + std::to_string(hb::kMaxPgmSide));
+  }
 }
 
 // The image goes into a 2D texture (a CUDA array): every GPU CUDA 13 supports takes up to
@@ -195,6 +204,34 @@ void note_given_options(const CLI::App& app, ProblemOptions& o) {
   o.given_pad_height = app.count("--padHeight") > 0;
 }
 
+hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::uint64_t seed) {
+  if (width < image.width || height < image.height) {
+    throw hb::UsageError("--padWidth/--padHeight " + std::to_string(width) + " x " +
+                         std::to_string(height) + ": smaller than the image (" +
+                         std::to_string(image.width) + " x " + std::to_string(image.height) + ")");
+  }
+  check_pad_side(width, "--padWidth");
+  check_pad_side(height, "--padHeight");
+  if (static_cast<std::size_t>(width) * height > hb::kMaxPgmPixels)
+    throw hb::UsageError("padded image of " + std::to_string(width) + " x " +
+                         std::to_string(height) + " pixels: more than " +
+                         std::to_string(hb::kMaxPgmPixels) + " pixels");
+  hb::GrayImage out;
+  out.width = width;
+  out.height = height;
+  out.maxval = 255;
+  out.pixels.resize(static_cast<std::size_t>(width) * height);
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const std::size_t i = static_cast<std::size_t>(y) * width + x;
+      out.pixels[i] = (x < image.width && y < image.height)
+                          ? image.at(x, y)
+                          : static_cast<std::uint8_t>(hb::hash64(seed + 0x9AD, i) >> 56);
+    }
+  }
+  return out;
+}
+
 Problem make_problem(const ProblemOptions& o, std::uint64_t seed) {
   if (o.given_pad_width != o.given_pad_height)
     throw hb::UsageError("--padWidth and --padHeight go together: give both or neither");
@@ -208,7 +245,7 @@ Problem make_problem(const ProblemOptions& o, std::uint64_t seed) {
     x = (p.image.width - w) / 2;
     y = (p.image.height - h) / 2;
   } else {
-    CoinScene scene = make_coin_scene(kSceneWidth, kSceneHeight, seed);
+    hb::CoinScene scene = hb::make_coin_scene(hb::kSceneWidth, hb::kSceneHeight, seed);
     p.image = std::move(scene.image);
     p.source = "generated coin scene (seed " + std::to_string(seed) + ")";
     x = scene.template_x;

@@ -56,6 +56,16 @@ struct Problem {
   int focus_y = 0;           ///< centre of the default template
 };
 
+/// Enlarges \p image to \p width x \p height pixels (the book's --padWidth / --padHeight):
+/// the image keeps its place at the top left, and the new pixels are deterministic noise
+/// (the correlation has no data dependence, so any content measures the same).
+/// \param image the image to pad
+/// \param width new width, at least image.width
+/// \param height new height, at least image.height
+/// \param seed seed of the noise
+/// \throws hb::UsageError when the new size is smaller than the image or too large
+hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::uint64_t seed);
+
 /// Builds the image and the template from \p options: the coin scene (seed \p seed) or
 /// --input, padding, and the template (by default the scene's dime at (210, 148), 52 x 52;
 /// with --input a 52 x 52 square at the image's centre). Throws hb::UsageError for every bad

@@ -4,24 +4,17 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "hb/coin_scene.h"
 #include "hb/error.h"
 #include "hb/pgm.h"
 #include "hb/random.h"
-
-#ifdef HISTO_HAS_SCENE
-#include "coin_scene.h"  // chapter 15
-#endif
 
 namespace histo {
 
 const std::vector<Distribution>& generated_distributions() {
   static const std::vector<Distribution> all = {Distribution::Uniform, Distribution::Equal,
-                                                Distribution::Hot, Distribution::Ramp
-#ifdef HISTO_HAS_SCENE
-                                                ,
-                                                Distribution::Scene
-#endif
-  };
+                                                Distribution::Hot, Distribution::Ramp,
+                                                Distribution::Scene};
   return all;
 }
 
@@ -37,13 +30,7 @@ std::string name(Distribution d) {
   return "?";
 }
 
-std::string distribution_names() {
-#ifdef HISTO_HAS_SCENE
-  return "uniform, equal, hot, ramp, scene, image";
-#else
-  return "uniform, equal, hot, ramp, image";
-#endif
-}
+std::string distribution_names() { return "uniform, equal, hot, ramp, scene, image"; }
 
 Distribution parse_distribution(const std::string& text) {
   for (const auto d : generated_distributions())
@@ -90,16 +77,12 @@ void generate(Distribution d, std::uint8_t* out, std::size_t n, std::uint64_t se
       for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>((i * 256) / n);
       return;
     case Distribution::Scene: {
-#ifdef HISTO_HAS_SCENE
-      // The scene of chapter 15 (coins on a shaded, noisy background), tiled: byte i is
-      // pixel i mod 73,800 of the seeded 300 x 246 scene.
-      const std::vector<std::uint8_t> scene = ch15::make_coin_scene(
-          ch15::kSceneWidth, ch15::kSceneHeight, seed).image.pixels;
+      // The coin scene that chapter 15 searches (coins on a shaded, noisy background),
+      // tiled: byte i is pixel i mod 73,800 of the seeded 300 x 246 scene.
+      const std::vector<std::uint8_t> scene =
+          hb::make_coin_scene(hb::kSceneWidth, hb::kSceneHeight, seed).image.pixels;
       for (std::size_t i = 0; i < n; ++i) out[i] = scene[i % scene.size()];
       return;
-#else
-      throw std::logic_error("histo::generate: this build has no chapter 15 (the scene)");
-#endif
     }
     case Distribution::Image:
       break;

@@ -16,21 +16,21 @@ enum class Distribution {
   Equal,    ///< all bytes the same value: the worst case for contention on one bin
   Hot,      ///< 90% of the bytes on four hot values, the rest uniform
   Ramp,     ///< a sorted ramp: byte i = floor(256 i / n), long runs of each value in turn
-  Scene,    ///< chapter 15's coin scene (300 x 246 pixels, seeded) repeated to n bytes;
-            ///< generated only when chapter 15 is built (HISTO_HAS_SCENE)
+  Scene,    ///< the coin scene that chapter 15 searches (hb/coin_scene.h: 300 x 246
+            ///< pixels, seeded) repeated to n bytes
   Image,    ///< the pixels of a PGM image (--input)
 };
 
 /// The generated distributions, in the order of the tables.
 const std::vector<Distribution>& generated_distributions();
 
-/// "uniform", "equal", "hot", "ramp", "image".
+/// "uniform", "equal", "hot", "ramp", "scene", "image".
 std::string name(Distribution d);
 
 /// The distribution called \p text; throws hb::UsageError naming the valid names.
 Distribution parse_distribution(const std::string& text);
 
-/// The valid names, for messages and --help: "uniform, equal, hot, ramp, image".
+/// The valid names, for messages and --help: "uniform, equal, hot, ramp, scene, image".
 std::string distribution_names();
 
 /// The value of every byte of Distribution::Equal for \p seed.
@@ -40,8 +40,8 @@ std::uint8_t equal_value(std::uint64_t seed);
 std::vector<std::uint8_t> hot_values(std::uint64_t seed);
 
 /// Fills \p out with \p n bytes of generated distribution \p d (not Image). Byte i depends
-/// only on (seed, i) for Uniform, Equal and Hot, and on (i, n) for Ramp, so the data are the
-/// same on every machine.
+/// only on (seed, i) for Uniform, Equal, Hot and Scene, and on (i, n) for Ramp, so the data
+/// are the same on every machine.
 void generate(Distribution d, std::uint8_t* out, std::size_t n, std::uint64_t seed);
 
 /// \p n bytes of distribution \p d.

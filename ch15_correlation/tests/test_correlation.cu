@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "coin_scene.h"
 #include "correlation.h"
 #include "correlation_cpu.h"
 #include "correlation_harness.h"
 #include "correlation_launchers.h"
 #include "correlation_variants.h"
 #include "hb/capability.h"
+#include "hb/coin_scene.h"
 #include "hb/device.h"
 #include "hb/memory.h"
 #include "hb/random.h"
@@ -209,7 +209,7 @@ TEST_CASE("templates at the constant-memory limit use constant memory and larger
 TEST_CASE("the FFT route agrees with the CPU exactly for small and large templates", "[gpu]") {
   hb::select_device(0);
   const bool small = hb::under_sanitizer();
-  const ch15::CoinScene scene = ch15::make_coin_scene();
+  const hb::CoinScene scene = hb::make_coin_scene();
   const hb::GrayImage img = small ? scene.image : ch15::pad_image(scene.image, 512, 400, 7);
   ch15::Bench bench(img);
   const ch15::Variant& fft = ch15::find_variant("9");

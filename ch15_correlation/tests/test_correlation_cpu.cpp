@@ -1,8 +1,9 @@
 // Chapter 15 tests that need no GPU: the CPU reference against a naive double
-// implementation, the coin scene, padding, summed-area tables, the peak, the log transform
-// and the PGM picture, argument validation, the packing and index arithmetic of variants 7
-// and 8 (emulated here against the PTX fragment layout), and the variant table's agreement
-// with the headers, the README and the CMake program list.
+// implementation, the search of the coin scene (the scene itself is tested with the common
+// layer), padding, summed-area tables, the peak, the log transform and the PGM picture,
+// argument validation, the packing and index arithmetic of variants 7 and 8 (emulated here
+// against the PTX fragment layout), and the variant table's agreement with the headers, the
+// README and the CMake program list.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -16,13 +17,13 @@
 #include <string>
 #include <vector>
 
-#include "coin_scene.h"
 #include "corr_fragments.h"
 #include "correlation.h"
 #include "correlation_cpu.h"
 #include "correlation_harness.h"
 #include "correlation_launchers.h"
 #include "correlation_variants.h"
+#include "hb/coin_scene.h"
 #include "hb/error.h"
 #include "hb/pgm.h"
 #include "hb/random.h"
@@ -243,69 +244,8 @@ TEST_CASE("template validation rejects empty and oversized and flat templates an
   CHECK_THROWS_WITH(ch15::cut_template(flat, 0, 0, 4, 4), Catch::Contains("flat"));
 }
 
-TEST_CASE("the coin scene is deterministic and has coins of four sizes") {
-  const ch15::CoinScene a = ch15::make_coin_scene();
-  const ch15::CoinScene b = ch15::make_coin_scene();
-  CHECK(a.image.pixels == b.image.pixels);
-  CHECK(a.image.width == 300);
-  CHECK(a.image.height == 246);
-  CHECK(ch15::make_coin_scene(300, 246, 7).image.pixels != a.image.pixels);
-  // The book's default template: 52 x 52 at (210, 148), around the lower-right dime.
-  CHECK(a.template_x == 210);
-  CHECK(a.template_y == 148);
-  CHECK(a.template_w == 52);
-  CHECK(a.template_h == 52);
-  const ch15::Coin& dime = a.coins[a.template_coin];
-  CHECK(dime.kind == ch15::CoinKind::Dime);
-  CHECK(dime.cx - dime.radius >= a.template_x);
-  CHECK(dime.cx + dime.radius <= a.template_x + a.template_w);
-  CHECK(dime.cy - dime.radius >= a.template_y);
-  CHECK(dime.cy + dime.radius <= a.template_y + a.template_h);
-  std::set<ch15::CoinKind> kinds;
-  for (const auto& c : a.coins) kinds.insert(c.kind);
-  CHECK(kinds.size() == 4);
-  CHECK(a.coins.size() == 12);
-  // Coins do not overlap and lie inside the image.
-  for (std::size_t i = 0; i < a.coins.size(); ++i) {
-    const auto& c = a.coins[i];
-    CHECK(c.cx - c.radius >= 0);
-    CHECK(c.cy - c.radius >= 0);
-    CHECK(c.cx + c.radius <= 300);
-    CHECK(c.cy + c.radius <= 246);
-    for (std::size_t k = i + 1; k < a.coins.size(); ++k)
-      CHECK(std::hypot(c.cx - a.coins[k].cx, c.cy - a.coins[k].cy) > c.radius + a.coins[k].radius);
-  }
-  // Every coin is brighter inside than in a ring around it.
-  for (const auto& c : a.coins) {
-    double inside = 0, ring = 0;
-    int ni = 0, nr = 0;
-    for (int y = 0; y < 246; ++y)
-      for (int x = 0; x < 300; ++x) {
-        const double d = std::hypot(x + 0.5 - c.cx, y + 0.5 - c.cy);
-        if (d < 0.7 * c.radius) inside += a.image.at(x, y), ++ni;
-        else if (d > c.radius + 3 && d < c.radius + 6) ring += a.image.at(x, y), ++nr;
-      }
-    INFO(ch15::to_string(c.kind) << " at (" << c.cx << ", " << c.cy << ")");
-    CHECK(inside / ni > ring / nr + 40);
-  }
-  // The template is not flat, and the scene uses a good part of the gray range.
-  CHECK_NOTHROW(ch15::cut_template(a.image, 210, 148, 52, 52));
-  const auto [lo, hi] = std::minmax_element(a.image.pixels.begin(), a.image.pixels.end());
-  CHECK(*lo < 60);
-  CHECK(*hi > 200);
-}
-
-TEST_CASE("the coin scene scales with the image size") {
-  const ch15::CoinScene s = ch15::make_coin_scene(600, 492, 1);
-  CHECK(s.template_w == 104);
-  CHECK(s.template_h == 104);
-  CHECK(s.template_x == 420);
-  CHECK(s.template_y == 296);
-  CHECK_THROWS_AS(ch15::make_coin_scene(31, 100), hb::UsageError);
-}
-
 TEST_CASE("the default template matches itself best and the other dimes better than the other coins") {
-  const ch15::CoinScene s = ch15::make_coin_scene();
+  const hb::CoinScene s = hb::make_coin_scene();
   const Template t = ch15::cut_template(s.image, s.template_x, s.template_y, s.template_w, s.template_h);
   const auto coef = ch15::cpu_coefficients(ch15::cpu_sums(s.image, t), t.stats);
   const ch15::Peak p = ch15::cpu_peak(coef, s.image.width);
@@ -321,7 +261,7 @@ TEST_CASE("the default template matches itself best and the other dimes better t
     for (int y = static_cast<int>(c.cy) - 3; y <= static_cast<int>(c.cy) + 3; ++y)
       for (int x = static_cast<int>(c.cx) - 3; x <= static_cast<int>(c.cx) + 3; ++x)
         best = std::max(best, coef[static_cast<std::size_t>(y) * s.image.width + x]);
-    if (c.kind == ch15::CoinKind::Dime) worst_dime = std::min(worst_dime, best);
+    if (c.kind == hb::CoinKind::Dime) worst_dime = std::min(worst_dime, best);
     else best_other = std::max(best_other, best);
   }
   CHECK(worst_dime > best_other);
@@ -852,8 +792,7 @@ TEST_CASE("the README shows each variant's paragraph and code") {
 TEST_CASE("snippet markers come in pairs and never nest") {
   const std::regex marker(R"(^\s*// \[([a-z0-9-]+)\]\s*$)");
   const std::regex name(R"(corr[0-9]*-[a-z0-9-]+)");
-  std::vector<std::string> files = {"correlation_cpu.cpp", "corr_common.cuh", "corr_fused.cuh", "corr_peak.cu",
-                                    "coin_scene.cpp"};
+  std::vector<std::string> files = {"correlation_cpu.cpp", "corr_common.cuh", "corr_fused.cuh", "corr_peak.cu"};
   for (const auto& v : ch15::variants())
     if (!v.is_cpu()) files.push_back(v.header());
   for (const auto& file : files) {

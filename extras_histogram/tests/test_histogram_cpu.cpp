@@ -2,10 +2,6 @@
 // distribution and size, the generators, the checks, the command line and the variant table.
 #include <catch2/catch.hpp>
 
-#ifdef HISTO_HAS_SCENE
-#include "coin_scene.h"  // chapter 15
-#endif
-
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -14,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "hb/coin_scene.h"
 #include "hb/error.h"
 #include "hb/pgm.h"
 #include "hb/testing.h"
@@ -138,10 +135,9 @@ TEST_CASE("the distribution generators are deterministic and have the shape they
   CHECK_THROWS_AS(histo::generate(histo::Distribution::Image, 16, seed), std::logic_error);
 }
 
-#ifdef HISTO_HAS_SCENE
 TEST_CASE("the scene distribution repeats chapter 15's coin scene") {
   const std::uint64_t seed = hb::test_seed();
-  const auto scene = ch15::make_coin_scene(ch15::kSceneWidth, ch15::kSceneHeight, seed).image.pixels;
+  const auto scene = hb::make_coin_scene(hb::kSceneWidth, hb::kSceneHeight, seed).image.pixels;
   const std::size_t n = 2 * scene.size() + 5;
   const auto bytes = histo::generate(histo::Distribution::Scene, n, seed);
   for (std::size_t i = 0; i < n; ++i) REQUIRE(bytes[i] == scene[i % scene.size()]);
@@ -152,17 +148,11 @@ TEST_CASE("the scene distribution repeats chapter 15's coin scene") {
   CHECK(*std::max_element(bins.begin(), bins.end()) < n / 2);
   CHECK(histo::parse_distribution("scene") == histo::Distribution::Scene);
 }
-#else
-TEST_CASE("without chapter 15 the scene distribution is refused") {
-  CHECK_THROWS_AS(histo::parse_distribution("scene"), hb::UsageError);
-  CHECK_THROWS_AS(histo::generate(histo::Distribution::Scene, 16, 1), std::logic_error);
-}
-#endif
 
 TEST_CASE("distribution names round-trip and unknown names are usage errors") {
   for (const auto d : {histo::Distribution::Uniform, histo::Distribution::Equal,
                        histo::Distribution::Hot, histo::Distribution::Ramp,
-                       histo::Distribution::Image})
+                       histo::Distribution::Scene, histo::Distribution::Image})
     CHECK(histo::parse_distribution(histo::name(d)) == d);
   CHECK_THROWS_AS(histo::parse_distribution("zipf"), hb::UsageError);
   CHECK_THROWS_AS(histo::parse_distribution(""), hb::UsageError);

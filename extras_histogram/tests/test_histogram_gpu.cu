@@ -106,11 +106,9 @@ TEST_CASE("every GPU variant counts a sorted ramp exactly at every size", "[gpu]
   every_variant_is_exact(histo::Distribution::Ramp);
 }
 
-#ifdef HISTO_HAS_SCENE
 TEST_CASE("every GPU variant counts chapter 15's coin scene exactly at every size", "[gpu]") {
   every_variant_is_exact(histo::Distribution::Scene);
 }
-#endif
 
 TEST_CASE("every GPU variant overwrites poisoned bins even with nothing to count", "[gpu]") {
   hb::select_device(0);

@@ -1,8 +1,9 @@
 /// \file
 /// \brief A deterministic 8-bit test scene: coins of several sizes on a shaded background,
-///        with noise. It stands in for the book's coins.pgm, so that every program of the
-///        chapter runs with no files, and it is small and self-contained so that other
-///        chapters (the histogram) can use it too: it needs only hb/pgm.h and hb/random.h.
+///        with noise. It stands in for coins.pgm, the photograph that chapter 15 of the book
+///        searches, so that every program of that chapter runs with no files; the histogram
+///        chapter counts it too, as its photograph-like distribution. Both chapters use it, so
+///        it lives in the shared layer; it needs only hb/pgm.h and hb/random.h.
 ///
 /// The scene is a pure function of (width, height, seed): the same arguments give the same
 /// pixels on every machine. Coins are placed at fixed fractions of the image size and scale
@@ -17,7 +18,7 @@
 
 #include "hb/pgm.h"
 
-namespace ch15 {
+namespace hb {
 
 /// The kinds of coin in the scene, smallest first.
 enum class CoinKind { Dime, Penny, Nickel, Quarter };
@@ -33,7 +34,7 @@ struct Coin {
 
 /// A generated scene and where its coins are.
 struct CoinScene {
-  hb::GrayImage image;
+  GrayImage image;
   std::vector<Coin> coins;
   int template_coin = 0;  ///< index of the coin the default template encloses
   /// The default template: the square around coins[template_coin] (52 x 52 at (210, 148)
@@ -60,14 +61,4 @@ CoinScene make_coin_scene(int width = kSceneWidth, int height = kSceneHeight,
 /// \param kind the kind of coin
 std::string to_string(CoinKind kind);
 
-/// Enlarges \p image to \p width x \p height pixels (the book's --padWidth / --padHeight):
-/// the image keeps its place at the top left, and the new pixels are deterministic noise
-/// (the correlation has no data dependence, so any content measures the same).
-/// \param image the image to pad
-/// \param width new width, at least image.width
-/// \param height new height, at least image.height
-/// \param seed seed of the noise
-/// \throws hb::UsageError when the new size is smaller than the image or too large
-hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::uint64_t seed);
-
-}  // namespace ch15
+}  // namespace hb

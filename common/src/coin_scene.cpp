@@ -1,6 +1,7 @@
-// The coin scene: a shaded background, twelve coins of four sizes, and noise. Every pixel
-// is a pure function of (width, height, seed, x, y), computed in double and rounded once.
-#include "coin_scene.h"
+// The coin scene that chapter 15 and the histogram chapter share: a shaded background, twelve
+// coins of four sizes, and noise. Every pixel is a pure function of (width, height, seed, x,
+// y), computed in double and rounded once.
+#include "hb/coin_scene.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +9,7 @@
 #include "hb/error.h"
 #include "hb/random.h"
 
-namespace ch15 {
+namespace hb {
 
 namespace {
 
@@ -75,9 +76,9 @@ double coin_value(const Coin& c, double dx, double dy) {
 }
 
 void check_side(int side, const char* what, int least) {
-  if (side < least || side > hb::kMaxPgmSide) {
-    throw hb::UsageError(std::string(what) + " " + std::to_string(side) + ": must be between " +
-                         std::to_string(least) + " and " + std::to_string(hb::kMaxPgmSide));
+  if (side < least || side > kMaxPgmSide) {
+    throw UsageError(std::string(what) + " " + std::to_string(side) + ": must be between " +
+                     std::to_string(least) + " and " + std::to_string(kMaxPgmSide));
   }
 }
 
@@ -96,9 +97,9 @@ std::string to_string(CoinKind kind) {
 CoinScene make_coin_scene(int width, int height, std::uint64_t seed) {
   check_side(width, "scene width", 32);
   check_side(height, "scene height", 32);
-  if (static_cast<std::size_t>(width) * height > hb::kMaxPgmPixels)
-    throw hb::UsageError("scene of " + std::to_string(width) + " x " + std::to_string(height) +
-                         " pixels: more than " + std::to_string(hb::kMaxPgmPixels) + " pixels");
+  if (static_cast<std::size_t>(width) * height > kMaxPgmPixels)
+    throw UsageError("scene of " + std::to_string(width) + " x " + std::to_string(height) +
+                     " pixels: more than " + std::to_string(kMaxPgmPixels) + " pixels");
   CoinScene scene;
   const double sx = width / double(kSceneWidth), sy = height / double(kSceneHeight);
   const double s = std::min(sx, sy);
@@ -109,7 +110,7 @@ CoinScene make_coin_scene(int width, int height, std::uint64_t seed) {
     c.cy = p.y * sy;
     c.radius = radius_of(p.kind) * s;
     c.kind = p.kind;
-    c.phase = 2.0 * kPi * static_cast<double>(hb::hash64(seed ^ 0xC01Full, index++) >> 11) * 0x1p-53;
+    c.phase = 2.0 * kPi * static_cast<double>(hash64(seed ^ 0xC01Full, index++) >> 11) * 0x1p-53;
     scene.coins.push_back(c);
   }
   scene.template_coin = kTemplateCoin;
@@ -120,7 +121,7 @@ CoinScene make_coin_scene(int width, int height, std::uint64_t seed) {
   scene.template_w = std::min(side, width - scene.template_x);
   scene.template_h = std::min(side, height - scene.template_y);
 
-  hb::GrayImage& img = scene.image;
+  GrayImage& img = scene.image;
   img.width = width;
   img.height = height;
   img.maxval = 255;
@@ -142,39 +143,11 @@ CoinScene make_coin_scene(int width, int height, std::uint64_t seed) {
         if (cover > 0) v = cover * coin_value(c, dx, dy) + (1.0 - cover) * v;
       }
       const std::size_t i = static_cast<std::size_t>(y) * width + x;
-      v += static_cast<double>(hb::uniform_int(seed, i, -6, 6));
+      v += static_cast<double>(uniform_int(seed, i, -6, 6));
       img.pixels[i] = static_cast<std::uint8_t>(std::clamp(std::lround(v), 0L, 255L));
     }
   }
   return scene;
 }
 
-hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::uint64_t seed) {
-  if (width < image.width || height < image.height) {
-    throw hb::UsageError("--padWidth/--padHeight " + std::to_string(width) + " x " +
-                         std::to_string(height) + ": smaller than the image (" +
-                         std::to_string(image.width) + " x " + std::to_string(image.height) + ")");
-  }
-  check_side(width, "--padWidth", 1);
-  check_side(height, "--padHeight", 1);
-  if (static_cast<std::size_t>(width) * height > hb::kMaxPgmPixels)
-    throw hb::UsageError("padded image of " + std::to_string(width) + " x " +
-                         std::to_string(height) + " pixels: more than " +
-                         std::to_string(hb::kMaxPgmPixels) + " pixels");
-  hb::GrayImage out;
-  out.width = width;
-  out.height = height;
-  out.maxval = 255;
-  out.pixels.resize(static_cast<std::size_t>(width) * height);
-  for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) {
-      const std::size_t i = static_cast<std::size_t>(y) * width + x;
-      out.pixels[i] = (x < image.width && y < image.height)
-                          ? image.at(x, y)
-                          : static_cast<std::uint8_t>(hb::hash64(seed + 0x9AD, i) >> 56);
-    }
-  }
-  return out;
-}
-
-}  // namespace ch15
+}  // namespace hb
