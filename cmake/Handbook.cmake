@@ -76,15 +76,16 @@ function(hb_add_book_command target book_name test_name)
   hb_add_demo_test(${test_name} ${CMAKE_CURRENT_BINARY_DIR}/${book_name} ${ARGN})
 endfunction()
 
-# hb_variant_kernels(<prefix> <pairs-var> <rdc-sources-var>)
+# hb_variant_kernels(<prefix> <pairs-var> <rdc-sources-var> [NO_ID])
 #   The variants of the current chapter, read off its kernels/ folder in reading order: each
 #   file NN_<name>.cuh (or NNa_<name>.cuh) is one variant, its id NN without leading zeros
-#   ("08a" -> "8a"), its program <prefix><id>_<name>. Writes <prefix>_kernels.cuh to the
+#   ("08a" -> "8a"), its program <prefix><id>_<name> (<prefix><name> with NO_ID). Writes <prefix>_kernels.cuh to the
 #   binary folder, which includes every .cuh (the chapter's variant table includes it and so
 #   compiles each kernel once); sets <pairs-var> to the id:program pairs for
 #   hb_add_variant_programs, and <rdc-sources-var> to the kernels/*.cu files, which hold
 #   kernels that launch kernels and are compiled apart with relocatable device code.
 function(hb_variant_kernels prefix pairs_var rdc_var)
+  cmake_parse_arguments(P "NO_ID" "" "" ${ARGN})
   file(GLOB files CONFIGURE_DEPENDS RELATIVE ${CMAKE_CURRENT_SOURCE_DIR}
        ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.cuh ${CMAKE_CURRENT_SOURCE_DIR}/kernels/*.cu)
   list(SORT files)
@@ -96,7 +97,11 @@ function(hb_variant_kernels prefix pairs_var rdc_var)
     if(NOT base MATCHES "^0*([0-9]+[a-z]?)_([a-z0-9_]+)\\.(cuh|cu)$")
       message(FATAL_ERROR "${f}: a kernel file is named NN_name.cuh, NN the variant's number")
     endif()
-    list(APPEND pairs "${CMAKE_MATCH_1}:${prefix}${CMAKE_MATCH_1}_${CMAKE_MATCH_2}")
+    if(P_NO_ID)
+      list(APPEND pairs "${CMAKE_MATCH_1}:${prefix}${CMAKE_MATCH_2}")
+    else()
+      list(APPEND pairs "${CMAKE_MATCH_1}:${prefix}${CMAKE_MATCH_1}_${CMAKE_MATCH_2}")
+    endif()
     if(CMAKE_MATCH_3 STREQUAL "cu")
       list(APPEND rdc ${f})
     else()

@@ -22,8 +22,26 @@ old_src=${1:?usage: compare_builds.sh OLD_SOURCE_DIR [ROUNDS]}
 rounds=${2:-3}
 OUT=${OUT:-$root/gpu-out}
 mkdir -p "$OUT/compare"
-chapters="ch13_scan;ch14_nbody;ch15_correlation;extras_histogram"
 benchmarks=(
+  "reduction0|ch12_reduction/reduction0_cub --n 64M --iters 20"
+  "reduction1|ch12_reduction/reduction1_two_pass --n 64M --iters 20"
+  "reduction2|ch12_reduction/reduction2_warp_sync --n 64M --iters 20"
+  "reduction3|ch12_reduction/reduction3_unrolled --n 64M --iters 20"
+  "reduction4|ch12_reduction/reduction4_single_pass --n 64M --iters 20"
+  "reduction5|ch12_reduction/reduction5_atomics --n 64M --iters 20"
+  "reduction6|ch12_reduction/reduction6_any_block_size --n 64M --iters 20"
+  "reduction7|ch12_reduction/reduction7_templated --n 64M --iters 20"
+  "reduction8a|ch12_reduction/reduction8a_syncthreads_count --n 64M --iters 20"
+  "reduction8b|ch12_reduction/reduction8b_ballot --n 64M --iters 20"
+  "reduction9|ch12_reduction/reduction9_shuffle --n 64M --iters 20"
+  "reduction10a|ch12_reduction/reduction10a_neighbored --n 64M --iters 20"
+  "reduction10b|ch12_reduction/reduction10b_neighbored_less --n 64M --iters 20"
+  "reduction10c|ch12_reduction/reduction10c_global_memory --n 64M --iters 20"
+  "reduction10d|ch12_reduction/reduction10d_shared_memory --n 64M --iters 20"
+  "reduction10e|ch12_reduction/reduction10e_relaunch --n 64M --iters 20"
+  "reduction10f|ch12_reduction/reduction10f_recursive --n 64M --iters 20"
+  "reduction11a|ch12_reduction/reduction11a_vectorized --n 64M --iters 20"
+  "reduction11b|ch12_reduction/reduction11b_vectorized_atomics --n 64M --iters 20"
   "scan6|ch13_scan/scan6_decoupled_lookback --n 256M --iters 20"
   "scan7|ch13_scan/scan7_bulk_copy_lookback --n 256M --iters 20"
   "scan7_float|ch13_scan/scan7_bulk_copy_lookback --n 256M --type float --exclusive --iters 20"
@@ -39,6 +57,9 @@ for entry in "${benchmarks[@]}"; do
   echo "${entry%%|*}" | grep -Eq "${HB_COMPARE:-.}" && selected+=("$entry")
 done
 benchmarks=("${selected[@]}")
+[ ${#benchmarks[@]} -gt 0 ] || { echo "compare_builds: HB_COMPARE='${HB_COMPARE:-}' selects no benchmark" >&2; exit 2; }
+# Build only the chapters the selected benchmarks come from.
+chapters=$(for entry in "${benchmarks[@]}"; do p=${entry#*|}; echo "${p%%/*}"; done | sort -u | paste -sd';')
 steps=${HB_STEPS:-build,run}
 case $steps in
   build|run|build,run) ;;
