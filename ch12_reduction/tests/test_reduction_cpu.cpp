@@ -130,15 +130,17 @@ TEST_CASE("variant ids follow the order of the text") {
 }
 
 TEST_CASE("launchers reject block sizes their variant does not accept before touching the GPU") {
+  const ch12::Variant v = GENERATE(from_range(ch12::variants()));
   ch12::Scratch empty;  // no device memory: a launcher that got past its check would fail
-  for (const auto& v : ch12::variants()) {
-    for (int t : {-5, 0, 1, 3, 31, 33, 48, 96, 100, 1000, 1023, 1025, 2048}) {
-      if (v.accepts_threads(t)) continue;
-      INFO("variant " << v.id << " threads " << t);
-      CHECK_THROWS_AS(v.launch(nullptr, 1000, nullptr, t, empty, nullptr), hb::UsageError);
-    }
+  for (int t : {-5, 0, 1, 3, 31, 33, 48, 96, 100, 1000, 1023, 1025, 2048}) {
+    if (v.accepts_threads(t)) continue;
+    INFO("variant " << v.id << " threads " << t);
+    CHECK_THROWS_AS(v.launch(nullptr, 1000, nullptr, t, empty, nullptr), hb::UsageError);
   }
-  // Variant 3 covers every power of two from 1 to 1024 and nothing else.
+}
+
+TEST_CASE("variant 3 covers every power of two from 1 to 1024 and nothing else") {
+  ch12::Scratch empty;
   const auto& v3 = ch12::find_variant("3");
   for (int t = 1; t <= 1024; t *= 2) CHECK(v3.accepts_threads(t));
   CHECK_THROWS_WITH(v3.launch(nullptr, 10, nullptr, 1000, empty, nullptr),
