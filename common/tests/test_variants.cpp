@@ -21,7 +21,9 @@ TEST_CASE("a row is found by its id, and an unknown id is a usage error listing 
   CHECK(hb::ids_of(kRows) == "0, 8a, 11b");
   CHECK_THROWS_AS(hb::find_row(kRows, "8"), hb::UsageError);
   CHECK_THROWS_WITH(hb::find_row(kRows, "12", "--scan"),
-                    Catch::Contains("--scan 12") && Catch::Contains("0, 8a, 11b"));
+                    Catch::Contains("--scan '12'") && Catch::Contains("0, 8a, 11b"));
+  // A name that a terminal would interpret is shown escaped.
+  CHECK_THROWS_WITH(hb::find_row(kRows, "\x1b[2J"), !Catch::Contains("\x1b"));
   CHECK_THROWS_AS(hb::find_row(kRows, ""), hb::UsageError);
 }
 

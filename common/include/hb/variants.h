@@ -35,8 +35,8 @@ const Row& find_row(const std::vector<Row>& rows, std::string_view id,
                     const char* flag = "--variant") {
   for (const Row& r : rows)
     if (id == r.id) return r;
-  throw UsageError(std::string(flag) + " " + std::string(id) + ": no such variant (valid: " +
-                   ids_of(rows) + ")");
+  throw UsageError(std::string(flag) + " " + quote_arg(std::string(id)) +
+                   ": no such variant (valid: " + ids_of(rows) + ")");
 }
 
 /// Which block sizes a variant accepts.
