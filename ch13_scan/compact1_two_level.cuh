@@ -110,7 +110,7 @@ void compact1_launch(const int* in, int* out, std::size_t n, int* count, Scratch
 void compact1_two_level(const int* in, int* out, std::size_t n, int* count, int threads,
                         Scratch& scratch, cudaStream_t stream) {
   require_threads("compaction variant 1", BlockRule::PowerOfTwoFrom32, threads);
-  with_block_size(threads, [&](auto b) {
+  hb::with_power_of_two<32, 1024>(threads, [&](auto b) {
     compact1_launch<decltype(b)::value>(in, out, n, count, scratch, stream);
   });
 }

@@ -123,7 +123,7 @@ void compact3_bulk_copy_lookback(const int* in, int* out, std::size_t n, int* co
                                  Scratch& scratch, cudaStream_t stream) {
   require_threads("compaction variant 3", BlockRule::PowerOfTwoFrom32, threads);
   require_shared_memory("compaction variant 3", kBulkTileBytesPerThread, threads);
-  with_block_size(threads, [&](auto block) {
+  hb::with_power_of_two<32, 1024>(threads, [&](auto block) {
     compact3_launch<decltype(block)::value>(in, out, n, count, scratch, stream);
   });
 }

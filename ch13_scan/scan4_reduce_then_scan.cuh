@@ -127,7 +127,7 @@ void scan4_reduce_then_scan(const T* in, T* out, std::size_t n, ScanKind kind, i
   require_threads("scan variant 4", BlockRule::PowerOfTwoFrom32, threads);
   if (n == 0) return;
   T* totals = scratch.levels<T>(recursion_elements(n, threads));
-  with_block_size(threads, [&](auto b) {
+  hb::with_power_of_two<32, 1024>(threads, [&](auto b) {
     scan_reduce_then_scan<T, decltype(b)::value>(out, in, n, kind, totals, scratch, stream);
   });
 }

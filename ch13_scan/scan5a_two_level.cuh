@@ -142,7 +142,7 @@ void scan5a_two_level(const T* in, T* out, std::size_t n, ScanKind kind, int thr
                       Scratch& scratch, cudaStream_t stream) {
   require_threads("scan variant 5a", BlockRule::PowerOfTwoFrom32, threads);
   if (n == 0) return;
-  with_block_size(threads, [&](auto b) {
+  hb::with_power_of_two<32, 1024>(threads, [&](auto b) {
     constexpr int kThreads = decltype(b)::value;
     scan_2level<T, kThreads>(scan_2level_kernel<T, false>, scan_shared_memory<T, false>(kThreads),
                              in, out, n, kind, scratch, stream);

@@ -17,7 +17,7 @@ void scan5b_two_level_zero_pad(const T* in, T* out, std::size_t n, ScanKind kind
                                Scratch& scratch, cudaStream_t stream) {
   require_threads("scan variant 5b", BlockRule::PowerOfTwoFrom32, threads);
   if (n == 0) return;
-  with_block_size(threads, [&](auto b) {
+  hb::with_power_of_two<32, 1024>(threads, [&](auto b) {
     constexpr int kThreads = decltype(b)::value;
     scan_2level<T, kThreads>(scan_2level_kernel<T, true>, scan_shared_memory<T, true>(kThreads), in,
                              out, n, kind, scratch, stream);

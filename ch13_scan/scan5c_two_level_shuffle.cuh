@@ -41,7 +41,7 @@ void scan5c_two_level_shuffle(const T* in, T* out, std::size_t n, ScanKind kind,
                               Scratch& scratch, cudaStream_t stream) {
   require_threads("scan variant 5c", BlockRule::PowerOfTwoFrom32, threads);
   if (n == 0) return;
-  with_block_size(threads, [&](auto b) {
+  hb::with_power_of_two<32, 1024>(threads, [&](auto b) {
     scan_2level<T, decltype(b)::value>(scan_2level_shuffle_kernel<T>, 0, in, out, n, kind, scratch,
                                        stream);
   });

@@ -385,7 +385,7 @@ void scan6_decoupled_lookback(const T* in, T* out, std::size_t n, ScanKind kind,
                               Scratch& scratch, cudaStream_t stream) {
   require_threads("scan variant 6", BlockRule::PowerOfTwoFrom32, threads);
   if (n == 0) return;
-  with_block_size(threads, [&](auto block) {
+  hb::with_power_of_two<32, 1024>(threads, [&](auto block) {
     scan6_launch<T, decltype(block)::value>(in, out, n, kind, scratch, stream);
   });
 }

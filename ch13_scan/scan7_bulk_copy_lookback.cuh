@@ -280,7 +280,7 @@ void scan7_bulk_copy_lookback(const T* in, T* out, std::size_t n, ScanKind kind,
   require_threads("scan variant 7", BlockRule::PowerOfTwoFrom32, threads);
   require_shared_memory("scan variant 7", kBulkTileBytesPerThread, threads);
   if (n == 0) return;
-  with_block_size(threads, [&](auto block) {
+  hb::with_power_of_two<32, 1024>(threads, [&](auto block) {
     scan7_launch<T, decltype(block)::value>(in, out, n, kind, scratch, stream);
   });
 }

@@ -50,23 +50,6 @@ __device__ __forceinline__ T warp_sum(T v) {
   return v;
 }
 
-/// Calls `f(std::integral_constant<int, threads>{})` for threads = 32, 64, ..., 1024: the
-/// switch that turns a run-time block size into a template argument (listing 13.7's
-/// wrapper; the launchers of variants 4 to 7 and compactions 1 and 3 use it).
-/// \pre threads is one of these (checked by the caller).
-template <typename F>
-void with_block_size(int threads, F&& f) {
-  switch (threads) {
-    case 32: return f(std::integral_constant<int, 32>{});
-    case 64: return f(std::integral_constant<int, 64>{});
-    case 128: return f(std::integral_constant<int, 128>{});
-    case 256: return f(std::integral_constant<int, 256>{});
-    case 512: return f(std::integral_constant<int, 512>{});
-    case 1024: return f(std::integral_constant<int, 1024>{});
-    default: throw std::logic_error("with_block_size: " + std::to_string(threads) + " threads");
-  }
-}
-
 using hb::aligned16;
 
 }  // namespace ch13

@@ -404,7 +404,7 @@ int scan_program_main(const char* program, const char* id, int argc, char** argv
     int threads = v.default_threads;
     if (v.impl == Impl::Ours) {
       cli.app()
-          .add_option("--threads", threads, "threads per block: " + describe(v.threads))
+          .add_option("--threads", threads, "threads per block: " + hb::describe(v.threads))
           ->capture_default_str();
     }
     ScanFlags flags;
@@ -474,7 +474,7 @@ int compact_program_main(const char* program, const char* id, int argc, char** a
     int threads = v.default_threads;
     if (v.impl == Impl::Ours) {
       cli.app()
-          .add_option("--threads", threads, "threads per block: " + describe(v.threads))
+          .add_option("--threads", threads, "threads per block: " + hb::describe(v.threads))
           ->capture_default_str();
     }
     if (!cli.parse(argc, argv)) return 0;

@@ -16,12 +16,14 @@
 #include <cuda_runtime_api.h>
 
 #include "hb/memory.h"
+#include "hb/variants.h"
 #include "scan_ops.h"
 
 namespace ch13 {
 
-/// \f$\lceil a / b \rceil\f$ for sizes.
-constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+using hb::BlockRule;
+using hb::ceil_div;
+using hb::require_threads;
 
 /// Elements per thread of the single-pass kernels (variant 6 and compaction 2): four
 /// 16-byte vectors of 4-byte elements. Kept here because the scratch memory is sized by it.
@@ -33,22 +35,6 @@ constexpr int kBulkItems = 32;
 /// Dynamic shared memory per thread of variant 7 and compaction 3 (their staged tile).
 constexpr unsigned kBulkTileBytesPerThread = kBulkItems * 4;
 
-/// Which block sizes a variant accepts.
-enum class BlockRule {
-  Library,             ///< the library picks its own (CUB); --threads is not offered
-  Cpu,                 ///< no blocks at all (the CPU reference); --threads is not offered
-  MultipleOf32,        ///< 32, 64, 96, ..., 1024
-  PowerOfTwoFrom32,    ///< 32, 64, ..., 1024
-  PowerOfTwo32To512,   ///< 32, 64, ..., 512
-};
-
-/// Whether \p rule allows blocks of \p threads threads.
-bool accepts(BlockRule rule, int threads);
-/// "a power of two from 32 to 1024", for messages.
-std::string describe(BlockRule rule);
-/// Throws hb::UsageError naming \p variant (e.g. "scan variant 6") unless \p rule allows
-/// \p threads.
-void require_threads(const std::string& variant, BlockRule rule, int threads);
 /// Whether a block of \p threads threads with \p bytes_per_thread of dynamic shared memory (and
 /// a little static) fits the shared memory the current GPU grants (hb::shared_per_block_limit).
 /// Always true for 0 bytes per thread.
@@ -74,12 +60,12 @@ class Scratch {
   /// std::logic_error when \p count elements of T do not fit (a programming error).
   template <typename T>
   T* levels(std::size_t count) const {
-    return fit<T>(levels_, count, "levels");
+    return levels_.fit<T>(count, "levels");
   }
   /// The fixed, small array of partials of the two-level variants (5a-5c, compaction 1).
   template <typename T>
   T* partials(std::size_t count) const {
-    return fit<T>(partials_, count, "partials");
+    return partials_.fit<T>(count, "partials");
   }
   /// The most partials the two-level variants may use: one per block that fits on the GPU
   /// at once, counting 32 blocks per SM (the hardware's limit).
@@ -109,21 +95,11 @@ class Scratch {
   int resident_blocks(int threads) const;
 
  private:
-  template <typename T>
-  T* fit(const hb::DeviceBuffer<unsigned char>& buf, std::size_t count, const char* what) const {
-    if (count * sizeof(T) > buf.bytes()) {
-      throw std::logic_error(std::string("ch13::Scratch::") + what + ": " +
-                             std::to_string(count * sizeof(T)) + " bytes needed, " +
-                             std::to_string(buf.bytes()) + " allocated (Scratch built for n = " +
-                             std::to_string(max_n_) + ")");
-    }
-    return reinterpret_cast<T*>(buf.data());
-  }
   void restart_epochs(cudaStream_t stream);
 
   std::size_t max_n_ = 0;
   std::size_t max_partials_ = 0;
-  hb::DeviceBuffer<unsigned char> levels_, partials_, cub_;
+  hb::ScratchBytes levels_, partials_, cub_;
   hb::DeviceBuffer<unsigned long long> status_, counter_;
   std::size_t cub_bytes_ = 0;
   std::uint64_t lookback_calls_ = 0;

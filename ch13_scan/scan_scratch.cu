@@ -39,10 +39,10 @@ Scratch::Scratch(std::size_t max_n) : max_n_(max_n) {
   HB_CUDA_CHECK(cudaDeviceGetAttribute(&max_threads_per_sm_,
                                        cudaDevAttrMaxThreadsPerMultiProcessor, device));
   // Recursive variants: the totals of every level, for tiles of at least 32 elements.
-  levels_ = hb::DeviceBuffer<unsigned char>(4 * (recursion_elements(max_n, 32) + 64));
+  levels_ = hb::ScratchBytes(4 * (recursion_elements(max_n, 32) + 64));
   // Two-level variants: one partial per resident block (at most 32 per SM).
   max_partials_ = std::size_t(sm_count_) * 32;
-  partials_ = hb::DeviceBuffer<unsigned char>(4 * (max_partials_ + 64));
+  partials_ = hb::ScratchBytes(4 * (max_partials_ + 64));
   // Look-back: one status word per tile of the smallest tile (32 threads x 16 elements).
   status_ = hb::DeviceBuffer<unsigned long long>(ceil_div(max_n, 32 * kLookbackItems) + 1);
   counter_ = hb::DeviceBuffer<unsigned long long>(1);
@@ -51,7 +51,7 @@ Scratch::Scratch(std::size_t max_n) : max_n_(max_n) {
   // We clear it once: CUB initializes what it reads, but initcheck then has nothing to say
   // about look-back polls of tile states CUB's init kernel set in an earlier call.
   cub_bytes_ = cub_temp_bytes(max_n);
-  cub_ = hb::DeviceBuffer<unsigned char>(cub_bytes_);
+  cub_ = hb::ScratchBytes(cub_bytes_);
   HB_CUDA_CHECK(cudaMemset(cub_.data(), 0, cub_.bytes()));
   // Scratch memory for the levels and partials is written before it is read by every
   // variant; we clear it anyway, so that a bug reads zeros rather than last call's values.
@@ -89,37 +89,6 @@ void Scratch::set_epoch_period(std::uint32_t calls) {
 int Scratch::resident_blocks(int threads) const {
   const int per_sm = std::min(32, std::max(1, max_threads_per_sm_ / std::max(1, threads)));
   return sm_count_ * per_sm;
-}
-
-bool accepts(BlockRule rule, int threads) {
-  const bool in_range = threads >= 32 && threads <= 1024;
-  const bool power_of_two = in_range && (threads & (threads - 1)) == 0;
-  switch (rule) {
-    case BlockRule::Library:
-    case BlockRule::Cpu: return true;
-    case BlockRule::MultipleOf32: return in_range && threads % 32 == 0;
-    case BlockRule::PowerOfTwoFrom32: return power_of_two;
-    case BlockRule::PowerOfTwo32To512: return power_of_two && threads <= 512;
-  }
-  return false;
-}
-
-std::string describe(BlockRule rule) {
-  switch (rule) {
-    case BlockRule::Library: return "chosen by the library";
-    case BlockRule::Cpu: return "none (the CPU)";
-    case BlockRule::MultipleOf32: return "a multiple of 32 from 32 to 1024";
-    case BlockRule::PowerOfTwoFrom32: return "a power of two from 32 to 1024";
-    case BlockRule::PowerOfTwo32To512: return "a power of two from 32 to 512";
-  }
-  return "?";
-}
-
-void require_threads(const std::string& variant, BlockRule rule, int threads) {
-  if (!accepts(rule, threads)) {
-    throw hb::UsageError("--threads " + std::to_string(threads) + ": " + variant + " needs " +
-                         describe(rule) + " threads per block");
-  }
 }
 
 namespace {

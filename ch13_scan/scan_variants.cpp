@@ -4,6 +4,7 @@
 
 #include "hb/capability.h"
 #include "hb/error.h"
+#include "hb/variants.h"
 #include "scan_launchers.h"
 
 namespace ch13 {
@@ -279,34 +280,15 @@ const std::vector<SegmentVariant>& block_variants() {
 }
 // clang-format on
 
-namespace {
-
-template <typename V>
-std::string ids(const std::vector<V>& table) {
-  std::string s;
-  for (const auto& v : table) s += (s.empty() ? "" : ", ") + std::string(v.id);
-  return s;
-}
-
-template <typename V>
-const V& find(const std::vector<V>& table, std::string_view id, const char* what) {
-  for (const auto& v : table)
-    if (id == v.id) return v;
-  throw hb::UsageError("--variant '" + hb::printable(std::string(id)) + "': no such " +
-                       std::string(what) + " variant (valid: " + ids(table) + ")");
-}
-
-}  // namespace
-
 const ScanVariant& find_scan_variant(std::string_view id) {
-  return find(scan_variants(), id, "scan");
+  return hb::find_row(scan_variants(), id, "--variant", "scan ");
 }
 
 const CompactVariant& find_compact_variant(std::string_view id) {
-  return find(compact_variants(), id, "compaction");
+  return hb::find_row(compact_variants(), id, "--variant", "compaction ");
 }
 
-std::string scan_variant_ids() { return ids(scan_variants()); }
-std::string compact_variant_ids() { return ids(compact_variants()); }
+std::string scan_variant_ids() { return hb::ids_of(scan_variants()); }
+std::string compact_variant_ids() { return hb::ids_of(compact_variants()); }
 
 }  // namespace ch13

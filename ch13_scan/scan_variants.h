@@ -39,7 +39,7 @@ struct VariantInfo {
   /// "scan3_scan_then_fan.cuh": the header that holds its code (".h" for the CPU rows).
   std::string header() const;
   /// Whether the variant accepts blocks of \p n threads.
-  bool accepts_threads(int n) const { return ch13::accepts(threads, n); }
+  bool accepts_threads(int n) const { return hb::accepts(threads, n); }
   /// Whether it accepts blocks of \p n threads on the current GPU: the rule, and the tile of
   /// such a block fits the shared memory the GPU grants (fits_shared_memory()).
   bool accepts_threads_here(int n) const;

@@ -466,19 +466,6 @@ TEST_CASE("the CMake program lists match the scan and compaction tables") {
   }
 }
 
-TEST_CASE("block-size rules accept exactly the sizes they describe") {
-  using ch13::BlockRule;
-  for (int t = -1; t <= 1100; ++t) {
-    INFO("threads " << t);
-    const bool range = t >= 32 && t <= 1024;
-    const bool pow2 = range && (t & (t - 1)) == 0;
-    CHECK(ch13::accepts(BlockRule::MultipleOf32, t) == (range && t % 32 == 0));
-    CHECK(ch13::accepts(BlockRule::PowerOfTwoFrom32, t) == pow2);
-    CHECK(ch13::accepts(BlockRule::PowerOfTwo32To512, t) == (pow2 && t <= 512));
-  }
-  CHECK(ch13::describe(BlockRule::PowerOfTwoFrom32).find("power of two") != std::string::npos);
-}
-
 TEST_CASE("launchers reject block sizes their variant does not accept before touching the GPU") {
   ch13::Scratch empty;  // no device memory: a launcher that got past its check would fail
   const std::vector<int> bad = {-5, 0, 1, 16, 31, 33, 48, 96, 100, 1000, 1023, 1025, 2048};

@@ -29,14 +29,15 @@ std::string ids_of(const std::vector<Row>& rows) {
   return s;
 }
 
-/// The row of \p rows whose id is \p id; throws hb::UsageError naming \p flag and the valid ids.
+/// The row of \p rows whose id is \p id; throws hb::UsageError naming \p flag, the kind of
+/// variant ("compaction ", with its space, or nothing) and the valid ids.
 template <typename Row>
 const Row& find_row(const std::vector<Row>& rows, std::string_view id,
-                    const char* flag = "--variant") {
+                    const char* flag = "--variant", const char* kind = "") {
   for (const Row& r : rows)
     if (id == r.id) return r;
-  throw UsageError(std::string(flag) + " " + quote_arg(std::string(id)) +
-                   ": no such variant (valid: " + ids_of(rows) + ")");
+  throw UsageError(std::string(flag) + " " + quote_arg(std::string(id)) + ": no such " + kind +
+                   "variant (valid: " + ids_of(rows) + ")");
 }
 
 /// Which block sizes a variant accepts.
