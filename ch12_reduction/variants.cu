@@ -15,7 +15,7 @@ const std::vector<Variant>& variants() {
   static const std::vector<Variant> table = {
     {"0", "cub", "CUB DeviceReduce::Sum (reference)",
      reduce0_cub, BlockRule::Library, 256, Result::Sum64},
-    {"1", "two_pass", "two passes, shared-memory log step (listings 12.1, 12.2)",
+    {"1", "two_pass", "two passes, shared-memory log step (listing 12.1)",
      reduce1_two_pass, BlockRule::PowerOfTwo, 256, Result::Sum64},
     {"2", "warp_sync", "warp-synchronous tail with __syncwarp (listing 12.2)",
      reduce2_warp_sync, BlockRule::PowerOfTwoFrom32, 256, Result::Sum64},

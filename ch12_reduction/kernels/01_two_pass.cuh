@@ -1,11 +1,13 @@
 /// \file
-/// \brief Chapter 12, variant 1: two passes, shared-memory log step (listings 12.1, 12.2).
+/// \brief Chapter 12, variant 1: two passes, shared-memory log step (listing 12.1).
 ///
 /// We sum into long long so that no int32 sum can overflow. The kernel is a template on the
 /// input type only so that the second pass can read the 64-bit partials.
 /* [changed]
 Compared with variant 0: instead of calling a library we write the reduction ourselves, as in
-listings 12.1 and 12.2. One kernel is launched twice. In the first pass each thread adds the
+listing 12.1, which holds both the kernel and the host function that launches it (the text
+says listing 12.2 shows the host function; 12.2 is the warp-synchronous kernel of variant 2).
+One kernel is launched twice. In the first pass each thread adds the
 elements at its index plus multiples of the grid's width (coalesced loads), the block adds its
 threads' sums in shared memory in log2(blockDim) halving steps, and writes one partial sum per
 block. The second pass runs the same kernel with a single block over those partials. The block
