@@ -57,6 +57,8 @@ const std::vector<Variant>& variants() {
        Role::Variant, nullptr, histogram_lane_columns_atomic, kCounterBlocks},
       {"14", "lane_columns_pairs", "variant 13 with plain loads and stores, two bytes a step",
        Role::Variant, nullptr, histogram_lane_columns_pairs, kCounterBlocks},
+      {"15", "atomic_ref", "variant 11 with scoped atomics, cuda::atomic_ref",
+       Role::Variant, nullptr, histogram_atomic_ref},
   };
   // clang-format on
   return table;
