@@ -33,7 +33,7 @@
 #include "correlation_variants.h"
 #endif
 #ifdef HB_HAVE_HISTOGRAM
-#include "histogram_variants.h"
+#include "histogram.h"
 #endif
 
 namespace {
@@ -80,7 +80,7 @@ std::vector<Row> rows_that_need_something() {
 #endif
 #ifdef HB_HAVE_HISTOGRAM
   for (const auto& v : histo::variants())
-    add("Histograms", "variant " + std::to_string(v.id) + " " + v.name, v.program(), v.needs);
+    add("Histograms", std::string("variant ") + v.id + " " + v.name, v.program(), v.needs);
 #endif
   return rows;
 }

@@ -17,12 +17,8 @@
 #include "hb/device.h"
 #include "hb/memory.h"
 #include "hb/testing.h"
-#include "histogram_check.h"
-#include "histogram_cpu.h"
-#include "histogram_data.h"
-#include "histogram_harness.h"
-#include "histogram_launchers.h"
-#include "histogram_variants.h"
+#include "harness.h"
+#include "histogram.h"
 
 namespace {
 
@@ -79,7 +75,7 @@ void every_variant_is_exact(histo::Distribution d) {
     bench.load(data);
     for (const auto& v : histo::variants()) {
       if (!v.on_gpu() || v.role == histo::Role::Lesson) continue;
-      if (!hb::test_runs_here(v.needs, "histogram variant " + std::to_string(v.id))) continue;
+      if (!hb::test_runs_here(v.needs, "histogram variant " + std::string(v.id))) continue;
       INFO("variant " << v.id << " " << v.name << ", " << histo::name(d) << ", n = " << n);
       const auto verdict = histo::check_exact(bench.run(v.gpu, n), want);
       INFO(verdict.details);
@@ -118,7 +114,7 @@ TEST_CASE("every GPU variant overwrites poisoned bins even with nothing to count
   bench.load(data);
   for (const auto& v : histo::variants()) {
     if (!v.on_gpu() || v.role == histo::Role::Lesson) continue;
-    if (!hb::test_runs_here(v.needs, "histogram variant " + std::to_string(v.id))) continue;
+    if (!hb::test_runs_here(v.needs, "histogram variant " + std::string(v.id))) continue;
     for (const unsigned char poison : {0x00, 0xA5, 0xFF}) {
       for (const std::size_t n : {0, 1, 17, 64}) {
         INFO("variant " << v.id << " " << v.name << ", poison " << int(poison) << ", n = " << n);
@@ -152,7 +148,7 @@ TEST_CASE("packed 8-bit counters stay exact when a lane counts one bin more than
         INFO(histo::name(d) << ", n = " << n << ", max blocks " << max_blocks);
         const auto data = histo::generate(d, n, seed);
         bench.load(data);
-        const auto verdict = histo::check_exact(bench.run(histo::histogram_per_thread_packed, n),
+        const auto verdict = histo::check_exact(bench.run(histo::find_variant("8").gpu, n),
                                                 cpu(data));
         INFO(verdict.details);
         CHECK(verdict.exact);
@@ -176,8 +172,8 @@ TEST_CASE("16-bit lane columns stay exact when a lane counts one bin more than 6
     for (const std::size_t n : sizes) {
       std::vector<std::uint8_t> data(n, value);
       bench.load(data);
-      for (const auto launch : {histo::histogram_lane_columns_atomic,
-                                histo::histogram_lane_columns_pairs}) {
+      for (const auto launch : {histo::find_variant("13").gpu,
+                                histo::find_variant("14").gpu}) {
         INFO("value " << int(value) << ", n = " << n);
         const auto verdict = histo::check_exact(bench.run(launch, n), cpu(data));
         INFO(verdict.details);
@@ -197,7 +193,7 @@ TEST_CASE("the naive lesson is flagged when it loses counts and never reported c
     INFO(histo::name(d));
     const auto data = histo::generate(d, n, 7);
     bench.load(data);
-    const auto got = bench.run(histo::histogram_naive, n);
+    const auto got = bench.run(histo::find_variant("2").gpu, n);
     const auto verdict = histo::check_lesson(got, cpu(data));
     INFO(verdict.text);
     CHECK_FALSE(verdict.exact);
@@ -212,11 +208,11 @@ TEST_CASE("the naive lesson is flagged when it loses counts and never reported c
     opt.common.n = n;
     opt.common.seed = 7;
     const histo::DataSet set = histo::make_data_set(d, opt, true);
-    const auto m = histo::measure(histo::find_variant(2), set, bench.ws, bench.bins.data(),
+    const auto m = histo::measure(histo::find_variant("2"), set, bench.ws, bench.bins.data(),
                                   bench.stream, 2, true);
     CHECK_FALSE(m.verdict.exact);
     CHECK(m.verdict.plausible);
-    CHECK(histo::passes(histo::find_variant(2), m));
+    CHECK(histo::passes(histo::find_variant("2"), m));
   }
 }
 
@@ -232,7 +228,7 @@ TEST_CASE("the harness measures and checks every variant on a small input", "[gp
     const histo::DataSet data = histo::make_data_set(d, opt, true);
     for (const auto& v : histo::variants()) {
       if (v.role == histo::Role::Lesson) continue;  // racy: its own test, tagged [racy]
-      if (!hb::test_runs_here(v.needs, "histogram variant " + std::to_string(v.id))) continue;
+      if (!hb::test_runs_here(v.needs, "histogram variant " + std::string(v.id))) continue;
       INFO("variant " << v.id << " " << v.name << ", " << histo::name(d));
       const auto m = histo::measure(v, data, ws, bins.data(), stream, 2, true);
       CHECK(m.checked);
@@ -251,7 +247,7 @@ TEST_CASE("the workspace refuses inputs it was not made for", "[gpu]") {
   CHECK_NOTHROW(ws.require(in.data(), 1000));
   CHECK_THROWS_AS(ws.require(in.data(), 1001), std::logic_error);
   CHECK_THROWS_AS(ws.require(in.data() + 1, 10), std::logic_error);
-  CHECK_THROWS_AS(histo::histogram_cub(in.data(), 1001, nullptr, ws, nullptr), std::logic_error);
+  CHECK_THROWS_AS(histo::find_variant("10").gpu(in.data(), 1001, nullptr, ws, nullptr), std::logic_error);
   // CUB's temporary storage for the largest input is enough for every smaller one.
   const std::size_t big = std::size_t(1) << 28;
   for (const std::size_t n : test_sizes())

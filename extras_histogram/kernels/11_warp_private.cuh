@@ -1,21 +1,20 @@
 /// \file
-/// \brief Variant 11 (beyond the post): a private histogram per warp in shared memory, fed by
-///        tiles of 16-byte loads with the next tile in flight, on a grid sized by occupancy.
-///
-/// Compared with variant 10: we return to shared-memory atomics (variants 4 to 6), with what
-/// CUB's kernel taught us and what the variants since showed. Each warp counts into its own
-/// 256 bins, so atomics on one address come only from the 32 lanes of one warp, never from
-/// the other warps of the block; and an `atomicAdd(&bins[b], 1)` on shared memory is an
-/// increment by one, for which Volta and later GPUs have an atomic of their own that counts
-/// the lanes of a warp on one address together (`ATOMS.POPC.INC`). Each lane
-/// loads four 16-byte vectors per tile and issues the next tile's loads before it counts the
-/// current one (sweep_tiles), so the loads of two tiles are in flight while the SM counts.
-/// The grid is exactly as many blocks as are resident at once (the occupancy API), each
-/// looping over its share; at the end the block adds its warps' bins and makes one atomicAdd
-/// per bin.
+/// \brief Histograms, variant 11: shared bins per warp, 16-byte tiles in flight, persistent grid.
+/* [changed]
+Compared with variant 10: we return to shared-memory atomics (variants 4 to 6), with what CUB's
+kernel taught us and what the variants since showed. Each warp counts into its own 256 bins, so
+atomics on one address come only from the 32 lanes of one warp, never from the other warps of
+the block; and an `atomicAdd(&bins[b], 1)` on shared memory is an increment by one, for which
+Volta and later GPUs have an atomic of their own that counts the lanes of a warp on one address
+together (`ATOMS.POPC.INC`). Each lane loads four 16-byte vectors per tile and issues the next
+tile's loads before it counts the current one (sweep_tiles), so the loads of two tiles are in
+flight while the SM counts. The grid is exactly as many blocks as are resident at once (the
+occupancy API), each looping over its share; at the end the block adds its warps' bins and makes
+one atomicAdd per bin.
+[changed] */
 #pragma once
 
-#include "histogram_common.cuh"
+#include "device.cuh"
 
 namespace histo {
 
@@ -26,8 +25,6 @@ constexpr int kTileVectors = 4;
 
 // [histogram-warp-private-kernel]
 /// Tiles of 16-byte vectors counted with shared atomics into the warp's own bins.
-/// \param in   the input as vectors and a tail
-/// \param bins 256 counts, zeroed by the launcher
 __global__ void __launch_bounds__(kWarpPrivateWarps * 32, 2)
     histogram_warp_private_kernel(VectorInput in, std::uint32_t* bins) {
   __shared__ std::uint32_t warp_bins[kWarpPrivateWarps][kBins];

@@ -1,25 +1,22 @@
 /// \file
-/// \brief Variant 4: a private histogram per block in shared memory, merged into the global
-///        bins at the end.
-///
-/// Compared with variant 3: each block counts into its own 256 bins in shared memory with
-/// shared-memory atomics, which the SM executes itself, without a trip to L2; a block of
-/// threads loops over the input (a grid-stride loop, as many blocks as fit on the GPU at
-/// once), and only at the end adds its 256 counts to the global bins, one atomicAdd per bin
-/// and block. Contention for one address now involves the threads of one block, not of the
-/// whole GPU, and the global atomics drop from one per byte to 256 per block. This is
-/// privatization, the standard cure for the post's method 1.
+/// \brief Histograms, variant 4: shared-memory bins per block, merged at the end.
+/* [changed]
+Compared with variant 3: each block counts into its own 256 bins in shared memory with
+shared-memory atomics, which the SM executes itself, without a trip to L2; a block of threads
+loops over the input (a grid-stride loop, as many blocks as fit on the GPU at once), and only at
+the end adds its 256 counts to the global bins, one atomicAdd per bin and block. Contention for
+one address now involves the threads of one block, not of the whole GPU, and the global atomics
+drop from one per byte to 256 per block. This is privatization, the standard cure for the post's
+method 1.
+[changed] */
 #pragma once
 
-#include "histogram_common.cuh"
+#include "device.cuh"
 
 namespace histo {
 
 // [histogram-shared-kernel]
 /// Grid-stride loop, one byte per thread and step, counted with shared-memory atomics.
-/// \param in   the bytes
-/// \param n    how many
-/// \param bins 256 counts, zeroed by the launcher
 __global__ void histogram_shared_kernel(const std::uint8_t* in, std::size_t n,
                                         std::uint32_t* bins) {
   __shared__ std::uint32_t block_bins[kBins];

@@ -1,22 +1,21 @@
 /// \file
-/// \brief Variant 5: the shared-memory histogram of variant 4, fed with 16-byte loads.
-///
-/// Compared with variant 4: each thread loads 16 bytes at once (one `uint4`) and counts all 16
-/// before the next load, the loop unrolled. Variant 4 spends one load instruction per byte,
-/// and a warp's load fetches only 32 bytes; here one load instruction brings 16 bytes per
-/// thread, 512 bytes per warp, so the SM issues far fewer instructions that are not counting,
-/// and more bytes are in flight per thread. The fewer than 16 bytes after the last whole
-/// vector are counted one by one by the first threads of block 0.
+/// \brief Histograms, variant 5: variant 4 with 16-byte loads, 16 bytes per step.
+/* [changed]
+Compared with variant 4: each thread loads 16 bytes at once (one `uint4`) and counts all 16
+before the next load, the loop unrolled. Variant 4 spends one load instruction per byte, and a
+warp's load fetches only 32 bytes; here one load instruction brings 16 bytes per thread, 512
+bytes per warp, so the SM issues far fewer instructions that are not counting, and more bytes
+are in flight per thread. The fewer than 16 bytes after the last whole vector are counted one by
+one by the first threads of block 0.
+[changed] */
 #pragma once
 
-#include "histogram_common.cuh"
+#include "device.cuh"
 
 namespace histo {
 
 // [histogram-unrolled-kernel]
 /// Grid-stride loop over 16-byte vectors; 16 shared-memory atomics per load.
-/// \param in   the input as vectors and a tail
-/// \param bins 256 counts, zeroed by the launcher
 __global__ void histogram_unrolled_kernel(VectorInput in, std::uint32_t* bins) {
   __shared__ std::uint32_t block_bins[kBins];
   for (int b = threadIdx.x; b < kBins; b += blockDim.x) block_bins[b] = 0;

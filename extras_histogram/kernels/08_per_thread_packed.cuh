@@ -1,21 +1,21 @@
 /// \file
-/// \brief Variant 8: method 2 with the private histograms packed into shared memory, four
-///        8-bit counters per word, merged into registers before any counter can overflow.
-///
-/// Compared with variant 7: a thread's private histogram no longer lives in local memory but
-/// in shared memory, and it shrinks from 1 KiB to 256 bytes: four 8-bit counters per 32-bit
-/// word, so that a warp's 32 histograms take 8 KiB and 8 warps fit in a block. The words are
-/// laid out in columns, word j of lane l at `cols[j * 32 + l]`: whatever bins the 32 lanes
-/// hit, each lane touches its own bank, so a warp's update is one conflict-free shared-memory
-/// access, without atomics and without contention, for any data. An 8-bit counter holds at
-/// most 255, so every 15 rounds of 16 bytes (240 bytes per lane) the warp stops and merges:
-/// lane l adds up rows l and l + 32 of all 32 columns (bins 4l..4l+3 and 128+4l..128+4l+3)
-/// into eight 32-bit registers and zeroes them. The merge reads the columns diagonally
-/// (lane l reads column (l + s) % 32 at step s), so it is conflict-free too. This replaces
-/// variant 7's reduction over all threads by a reduction over 32 lanes, in shared memory.
+/// \brief Histograms, variant 8: method 2 with 8-bit counters packed in shared memory.
+/* [changed]
+Compared with variant 7: a thread's private histogram no longer lives in local memory but in
+shared memory, and it shrinks from 1 KiB to 256 bytes: four 8-bit counters per 32-bit word, so
+that a warp's 32 histograms take 8 KiB and 8 warps fit in a block. The words are laid out in
+columns, word j of lane l at `cols[j * 32 + l]`: whatever bins the 32 lanes hit, each lane
+touches its own bank, so a warp's update is one conflict-free shared-memory access, without
+atomics and without contention, for any data. An 8-bit counter holds at most 255, so every 15
+rounds of 16 bytes (240 bytes per lane) the warp stops and merges: lane l adds up rows l and l +
+32 of all 32 columns (bins 4l..4l+3 and 128+4l..128+4l+3) into eight 32-bit registers and zeroes
+them. The merge reads the columns diagonally (lane l reads column (l + s) % 32 at step s), so it
+is conflict-free too. This replaces variant 7's reduction over all threads by a reduction over
+32 lanes, in shared memory.
+[changed] */
 #pragma once
 
-#include "histogram_common.cuh"
+#include "device.cuh"
 
 namespace histo {
 
@@ -35,11 +35,8 @@ static_assert(packed_shared_bytes(kPackedWarps) + kBins * sizeof(std::uint32_t) 
               "the variant table declares this block's shared memory");
 
 // [histogram-packed-merge]
-/// Adds the warp's 8-bit counters into \p total and zeroes them. Lane l owns rows l and
+/// Adds the warp's 8-bit counters into total and zeroes them. Lane l owns rows l and
 /// l + 32: total[4h + k] counts bin 4 (l + 32 h) + k.
-/// \param cols  the warp's kPackedRows x 32 words
-/// \param lane  this thread's lane
-/// \param total the lane's eight 32-bit totals
 __device__ __forceinline__ void packed8_merge(std::uint32_t* cols, int lane,
                                               std::uint32_t (&total)[8]) {
   __syncwarp();  // every lane's updates are visible before anyone reads them
@@ -68,9 +65,6 @@ __device__ __forceinline__ void packed8_merge(std::uint32_t* cols, int lane,
 // [histogram-packed-kernel]
 /// Warp-uniform rounds of one 16-byte vector per lane into the lane's packed column, a merge
 /// every kPackedRoundsPerMerge rounds, then one atomicAdd per bin and block.
-/// \tparam Warps warps per block
-/// \param  in    the input as vectors and a tail
-/// \param  bins  256 counts, zeroed by the launcher
 template <int Warps>
 __global__ void __launch_bounds__(Warps * 32)
     histogram_packed8_kernel(VectorInput in, std::uint32_t* bins) {

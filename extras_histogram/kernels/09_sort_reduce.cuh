@@ -1,31 +1,27 @@
 /// \file
-/// \brief Variant 9, method 3 of the post: sort the bytes, then reduce by key.
-///
-/// Compared with variant 8: no histogram is kept while reading the input at all. The bytes
-/// are sorted (CUB's radix sort, one 8-bit digit), which puts equal values next to each
-/// other; then a reduction by key with every value 1 counts each run of equal keys (CUB's
-/// run-length encoding, which is exactly that reduction); a last small kernel writes each
-/// run's count to the bin of its key and zero to the bins no key reached. The sort moves the
-/// data several times (a pass to count the digits, then a pass that reads every byte and
-/// writes it to its sorted place), and the run-length pass reads it once more, so the method
-/// moves three to four times the bytes of a single-pass histogram. It does not depend on the
-/// data, though, and it works for any number of bins: it is how a histogram is made when the
-/// keys are too many for shared memory. CUB's temporary storage and the sorted copy come from
-/// the Workspace, allocated before any timing.
+/// \brief Histograms, variant 9: method 3: sort the bytes, then reduce by key (CUB).
+/* [changed]
+Compared with variant 8: no histogram is kept while reading the input at all. The bytes are
+sorted (CUB's radix sort, one 8-bit digit), which puts equal values next to each other; then a
+reduction by key with every value 1 counts each run of equal keys (CUB's run-length encoding,
+which is exactly that reduction); a last small kernel writes each run's count to the bin of its
+key and zero to the bins no key reached. The sort moves the data several times (a pass to count
+the digits, then a pass that reads every byte and writes it to its sorted place), and the
+run-length pass reads it once more, so the method moves three to four times the bytes of a
+single-pass histogram. It does not depend on the data, though, and it works for any number of
+bins: it is how a histogram is made when the keys are too many for shared memory. CUB's
+temporary storage and the sorted copy come from the Workspace, allocated before any timing.
+[changed] */
 #pragma once
 
 #include <cub/cub.cuh>
 
-#include "histogram_common.cuh"
+#include "device.cuh"
 
 namespace histo {
 
 // [histogram-sort-scatter]
 /// One block of kBins threads: zeroes the bins, then writes run i's count to bin keys[i].
-/// \param keys   the distinct keys, ascending
-/// \param counts the length of each key's run
-/// \param runs   how many runs (on the device)
-/// \param bins   256 counts, all written
 __global__ void histogram_scatter_runs_kernel(const std::uint8_t* keys,
                                               const std::uint32_t* counts, const int* runs,
                                               std::uint32_t* bins) {

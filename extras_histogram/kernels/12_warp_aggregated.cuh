@@ -1,25 +1,22 @@
 /// \file
-/// \brief Variant 12 (beyond the post): variant 11 with warp aggregation, one atomic per
-///        distinct value of a warp instead of one per lane.
-///
-/// Compared with variant 11: before each update, `__match_any_sync` tells every lane which
-/// lanes of its warp hold the same byte value; the lowest of them adds the number of those
-/// lanes with one atomicAdd and the others do nothing. When a warp's 32 bytes are all equal
-/// (runs, all-equal data, a ramp whose steps are wider than a warp) one atomic replaces 32;
-/// when they are all different it costs a `match` per byte on top of the same 32 atomics.
-/// The variant measures which of the two the hardware's own combining of equal addresses
-/// already gives us for free.
+/// \brief Histograms, variant 12: variant 11 with __match_any_sync warp aggregation.
+/* [changed]
+Compared with variant 11: before each update, `__match_any_sync` tells every lane which lanes of
+its warp hold the same byte value; the lowest of them adds the number of those lanes with one
+atomicAdd and the others do nothing. When a warp's 32 bytes are all equal (runs, all-equal data,
+a ramp whose steps are wider than a warp) one atomic replaces 32; when they are all different it
+costs a `match` per byte on top of the same 32 atomics. The variant measures which of the two
+the hardware's own combining of equal addresses already gives us for free.
+[changed] */
 #pragma once
 
-#include "histogram11_warp_private.cuh"
+#include "11_warp_private.cuh"
 
 namespace histo {
 
 // [histogram-aggregated-kernel]
 /// Variant 11's loop, each byte counted through __match_any_sync by the lowest lane that
 /// holds its value.
-/// \param in   the input as vectors and a tail
-/// \param bins 256 counts, zeroed by the launcher
 __global__ void __launch_bounds__(kWarpPrivateWarps * 32, 2)
     histogram_warp_aggregated_kernel(VectorInput in, std::uint32_t* bins) {
   __shared__ std::uint32_t warp_bins[kWarpPrivateWarps][kBins];

@@ -1,6 +1,7 @@
 /// \file
-/// \brief What every GPU histogram launcher of the chapter shares: 256 bins of 32-bit counts,
-///        the one launcher signature, and the workspace the caller owns.
+/// \brief What every histogram of the chapter shares: 256 bins of 32-bit counts, the one
+///        launcher signature, the workspace the caller owns, the variant table, and the
+///        programs built on it.
 ///
 /// Launchers never allocate and never synchronize: the caller builds one Workspace for the
 /// largest input it will count, outside any timed region, and passes it (with a stream) to
@@ -14,10 +15,14 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
+#include "hb/capability.h"
 #include "hb/memory.h"
+#include "hb/variants.h"
 
 namespace histo {
 
@@ -40,8 +45,7 @@ constexpr std::size_t kCounterBlockSharedBytes = 64 * 1024 + kBins * sizeof(std:
 /// else half as many, with half the counters (Turing).
 int counter_block_warps(int full);
 
-/// \f$\lceil a / b \rceil\f$ for sizes.
-constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+using hb::ceil_div;
 
 /// Device memory and launch facts every variant may need, made once for inputs of up to
 /// max_n bytes on the current device.
@@ -109,5 +113,65 @@ class Workspace {
 /// \pre \p d_in is 16-byte aligned (cudaMalloc gives 256) and \p n <= ws.max_n().
 using Launcher = void (*)(const std::uint8_t* d_in, std::size_t n, std::uint32_t* d_bins,
                           Workspace& ws, cudaStream_t stream);
+
+/// Temporary storage CUB needs for variants 9 and 10 on \p n bytes: the largest of its
+/// histogram, radix sort and run-length encoding (a host-side query; no GPU work).
+std::size_t cub_temp_bytes(std::size_t n);
+
+/// Variant 0, the post's serial histogram: zero the bins, then `bins[in[i]]++` for every byte.
+/// All 256 \p bins are written.
+void histogram_cpu_serial(const std::uint8_t* in, std::size_t n, std::uint32_t* bins);
+
+/// Variant 1: the input cut into one contiguous share per thread, each thread counting into
+/// private histograms, which are then added up (the post's method 2, on a CPU). \p threads
+/// is at most one per byte; 0 means all cores (std::thread::hardware_concurrency()), with
+/// shares of at least 64 KiB.
+void histogram_cpu_threads(const std::uint8_t* in, std::size_t n, std::uint32_t* bins,
+                           unsigned threads = 0);
+
+/// The signature of the CPU rows of the variant table.
+using CpuHistogram = void (*)(const std::uint8_t* in, std::size_t n, std::uint32_t* bins);
+
+/// histogram_cpu_threads on all cores, with the CpuHistogram signature.
+void histogram_cpu_all_cores(const std::uint8_t* in, std::size_t n, std::uint32_t* bins);
+
+/// What a row is, for the table and the checks.
+enum class Role {
+  Reference,  ///< variant 0: the CPU result every other row is checked against
+  Variant,    ///< an ordinary variant: must be exact
+  Lesson,     ///< the naive race: run and described, never called correct
+  Library,    ///< CUB: the "% of CUB" column's 100
+};
+
+/// One row of the variant table (variants.cu). A GPU variant's kernel file is
+/// `kernels/NN_name.cuh`, NN the id in two digits; the CPU rows 0 and 1 are reference.cpp.
+struct Variant {
+  const char* id;       ///< "0" ... "14", in the order of the text
+  const char* name;     ///< "shared_privatized": the program is "histogram_" + name
+  const char* title;    ///< one line for tables and --help
+  Role role;
+  CpuHistogram cpu;     ///< set for CPU rows (ids 0 and 1), else null
+  Launcher gpu;         ///< set for GPU rows, else null
+  hb::Needs needs = {};  ///< the GPU its headline form needs, and what runs below it
+
+  /// "histogram_shared_privatized": the name of the variant's program.
+  std::string program() const { return std::string("histogram_") + name; }
+  bool on_gpu() const { return gpu != nullptr; }
+};
+
+/// Every variant, variant 0 (the CPU reference) first, ids 0 ... N-1.
+const std::vector<Variant>& variants();
+/// The variant with id \p id ("4"); throws hb::UsageError listing the valid ids.
+inline const Variant& find_variant(std::string_view id) { return hb::find_row(variants(), id); }
+/// The library row (CUB's histogram), against which "% of CUB" is computed.
+const Variant& library_variant();
+
+/// main() of the per-variant programs (histogram_cpu_serial ... histogram_lane_columns_pairs):
+/// runs variant \p id alone on the default data (uniform bytes, 64 MiB) next to CUB on the same
+/// buffer, checks it against the CPU and prints its time, GB/s and % of CUB. Exit 0 when the
+/// check passes (the naive lesson reports its lost counts and exits 0), 1 when it fails.
+int variant_program_main(const char* program, const char* id, int argc, char** argv);
+/// main() of the driver `histogram`: every variant on every distribution, against CUB.
+int driver_main(int argc, char** argv);
 
 }  // namespace histo

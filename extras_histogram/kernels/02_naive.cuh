@@ -1,23 +1,20 @@
 /// \file
-/// \brief Variant 2, the naive parallel histogram: every thread does `bins[b]++` on global
-///        memory. A lesson, never a correct variant.
-///
-/// Compared with variant 1: the loop of the serial histogram is spread over one GPU thread per
-/// byte, and each thread increments its bin in global memory with a plain `++`, as in the
-/// post's `naive_histo`. The increment is a read, an add and a write: two threads that read
-/// the same bin at the same time both write back the old count plus one, and one increment is
-/// lost. Its run reports how many counts went missing; its check never calls it correct.
+/// \brief Histograms, variant 2: GPU naive: bins[b]++ on global memory (a race, a lesson).
+/* [changed]
+Compared with variant 1: the loop of the serial histogram is spread over one GPU thread per
+byte, and each thread increments its bin in global memory with a plain `++`, as in the post's
+`naive_histo`. The increment is a read, an add and a write: two threads that read the same bin
+at the same time both write back the old count plus one, and one increment is lost. Its run
+reports how many counts went missing; its check never calls it correct.
+[changed] */
 #pragma once
 
-#include "histogram_common.cuh"
+#include "device.cuh"
 
 namespace histo {
 
 // [histogram-naive-kernel]
 /// One thread per byte; the race on `bins[b]` is the point of the lesson.
-/// \param in   the bytes
-/// \param n    how many
-/// \param bins 256 counts, zeroed by the launcher
 __global__ void histogram_naive_kernel(const std::uint8_t* in, std::size_t n,
                                        std::uint32_t* bins) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;

@@ -10,7 +10,7 @@
 #include <cuda_runtime.h>
 
 #include "hb/error.h"
-#include "histogram_launch.h"
+#include "histogram.h"
 
 namespace histo {
 
@@ -45,16 +45,11 @@ inline VectorInput split_input(const std::uint8_t* d_in, std::size_t n) {
 }
 
 // [histogram-warp-tiles]
-/// Runs \p on_tile over the whole tiles of the input that belong to warp \p warp of \p warps:
+/// Runs on_tile over the whole tiles of the input that belong to warp warp of warps:
 /// tile t is 32 x U vectors, lane l gets vectors 32 k + l of it (k < U, so each of the U loads
 /// of a warp is one coalesced 512-byte access), and the warp takes tiles warp, warp + warps, ...
-/// The next tile's U loads are issued before \p on_tile counts the current one, so a lane keeps
+/// The next tile's U loads are issued before on_tile counts the current one, so a lane keeps
 /// 2 U vectors in flight while it counts. The loop is warp-uniform.
-/// \tparam U       vectors per lane and tile
-/// \param  in      the input
-/// \param  warp    this warp's index in the grid
-/// \param  warps   warps in the grid
-/// \param  on_tile called as on_tile(const uint4 (&v)[U]) with this lane's U vectors
 template <int U, typename OnTile>
 __device__ __forceinline__ void sweep_tiles(const VectorInput& in, std::size_t warp,
                                             std::size_t warps, OnTile&& on_tile) {
@@ -81,14 +76,9 @@ __device__ __forceinline__ void sweep_tiles(const VectorInput& in, std::size_t w
   }
 }
 
-/// Runs \p on_vector over the vectors after the last whole tile of `sweep_tiles<U>` (fewer than
+/// Runs on_vector over the vectors after the last whole tile of `sweep_tiles<U>` (fewer than
 /// 32 U), warp-uniformly: each lane gets at most U of them, and lanes without one are called
 /// with active == false (so warp-wide intrinsics see every lane).
-/// \tparam U         the tile size of sweep_tiles
-/// \param  in        the input
-/// \param  warp      this warp's index in the grid
-/// \param  warps     warps in the grid
-/// \param  on_vector called as on_vector(uint4 v, bool active)
 template <int U, typename OnVector>
 __device__ __forceinline__ void sweep_rest(const VectorInput& in, std::size_t warp,
                                            std::size_t warps, OnVector&& on_vector) {

@@ -1,5 +1,7 @@
-// The Workspace of histogram_launch.h: every buffer allocated once, before any timing, and the
-// occupancy of each kernel looked up once.
+// The variant table of the histogram chapter. Every kernel file of kernels/ is compiled here,
+// once (CMake lists them in histogram__kernels.cuh), so a launcher needs no declaration: adding
+// a variant is one file in kernels/ and one row below. The Workspace and the size of CUB's
+// temporary storage live here too, next to the kernels that use them.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -7,14 +9,73 @@
 #include "hb/capability.h"
 #include "hb/error.h"
 #include "hb/memory.h"
-#include "histogram_launch.h"
-#include "histogram_launchers.h"
+#include "histogram.h"
+#include "histogram__kernels.cuh"
 
 namespace histo {
 
+// [histogram-variant-table]
+namespace {
+// Variants 8, 13 and 14 keep 64 KiB of counters and 1 KiB of bins per block: more than a Turing
+// GPU grants a block (64 KiB, static shared memory included). There they run blocks of half the
+// warps, each warp with the same columns.
+constexpr hb::Needs kCounterBlocks{
+    0, "blocks of half the warps, 32 KiB of counters (a block may have only 64 KiB on 7.5)",
+    kCounterBlockSharedBytes};
+}  // namespace
+
+const std::vector<Variant>& variants() {
+  // clang-format off
+  static const std::vector<Variant> table = {
+      {"0", "cpu_serial", "CPU, serial (the post's loop; the reference)",
+       Role::Reference, histogram_cpu_serial, nullptr},
+      {"1", "cpu_threads", "CPU, all cores, private histograms merged",
+       Role::Variant, histogram_cpu_all_cores, nullptr},
+      {"2", "naive", "GPU naive: bins[b]++ on global memory (a race, a lesson)",
+       Role::Lesson, nullptr, histogram_naive},
+      {"3", "global_atomics", "method 1: one global atomicAdd per byte",
+       Role::Variant, nullptr, histogram_global_atomics},
+      {"4", "shared_privatized", "shared-memory bins per block, merged at the end",
+       Role::Variant, nullptr, histogram_shared_privatized},
+      {"5", "shared_unrolled", "variant 4 with 16-byte loads, 16 bytes per step",
+       Role::Variant, nullptr, histogram_shared_unrolled},
+      {"6", "shared_offset", "variant 5 with 8 padded copies of the bins per block",
+       Role::Variant, nullptr, histogram_shared_offset},
+      {"7", "per_thread", "method 2: a private histogram per thread, then a reduction",
+       Role::Variant, nullptr, histogram_per_thread},
+      {"8", "per_thread_packed", "method 2 with 8-bit counters packed in shared memory",
+       Role::Variant, nullptr, histogram_per_thread_packed, kCounterBlocks},
+      {"9", "sort_reduce", "method 3: sort the bytes, then reduce by key (CUB)",
+       Role::Variant, nullptr, histogram_sort_reduce},
+      {"10", "cub", "CUB DeviceHistogram::HistogramEven (the library reference)",
+       Role::Library, nullptr, histogram_cub},
+      {"11", "warp_private", "shared bins per warp, 16-byte tiles in flight, persistent grid",
+       Role::Variant, nullptr, histogram_warp_private},
+      {"12", "warp_aggregated", "variant 11 with __match_any_sync warp aggregation",
+       Role::Variant, nullptr, histogram_warp_aggregated},
+      {"13", "lane_columns_atomic", "a 16-bit column per lane, fire-and-forget atomics",
+       Role::Variant, nullptr, histogram_lane_columns_atomic, kCounterBlocks},
+      {"14", "lane_columns_pairs", "variant 13 with plain loads and stores, two bytes a step",
+       Role::Variant, nullptr, histogram_lane_columns_pairs, kCounterBlocks},
+      {"15", "atomic_ref", "variant 11 with scoped atomics, cuda::atomic_ref",
+       Role::Variant, nullptr, histogram_atomic_ref},
+  };
+  // clang-format on
+  return table;
+}
+// [histogram-variant-table]
+
+const Variant& library_variant() {
+  for (const auto& v : variants())
+    if (v.role == Role::Library) return v;
+  throw std::logic_error("histo: the variant table has no library row");
+}
+
+// The Workspace: every buffer allocated once, before any timing, and the occupancy of each
+// kernel looked up once.
 namespace {
 // Variant 7 keeps 1 KiB of counters per thread in global memory; we give it at most 512
-// threads per SM and at least 1 KiB of input per thread (histogram7_per_thread.cuh).
+// threads per SM and at least 1 KiB of input per thread (kernels/07_per_thread.cuh).
 constexpr std::size_t kPartialThreadsPerSm = 512;
 constexpr std::size_t kPartialMinBytesPerThread = 1024;
 constexpr std::size_t kPartialGranule = 128;  // threads per block of its counting kernel
@@ -105,6 +166,21 @@ std::uint32_t* Workspace::partials(std::size_t threads) const {
                            " per-thread histograms wanted, room for " +
                            std::to_string(max_partial_threads_));
   return partials_.data();
+}
+
+std::size_t cub_temp_bytes(std::size_t n) {
+  const int count = int(std::max<std::size_t>(n, 1));
+  std::size_t histogram = 0, sort = 0, runs = 0;
+  HB_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(
+      nullptr, histogram, static_cast<const std::uint8_t*>(nullptr),
+      static_cast<std::uint32_t*>(nullptr), kBins + 1, 0, kBins, count));
+  HB_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, sort,
+                                               static_cast<const std::uint8_t*>(nullptr),
+                                               static_cast<std::uint8_t*>(nullptr), count, 0, 8));
+  HB_CUDA_CHECK(cub::DeviceRunLengthEncode::Encode(
+      nullptr, runs, static_cast<const std::uint8_t*>(nullptr), static_cast<std::uint8_t*>(nullptr),
+      static_cast<std::uint32_t*>(nullptr), static_cast<int*>(nullptr), count));
+  return std::max({histogram, sort, runs});
 }
 
 }  // namespace histo

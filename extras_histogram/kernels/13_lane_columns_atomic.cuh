@@ -1,20 +1,20 @@
 /// \file
-/// \brief Variant 13 (beyond the post): variant 8's private columns with 16-bit counters, fed
-///        by variant 11's tiles, and updated with fire-and-forget shared-memory atomics.
-///
-/// Compared with variant 12: we give up sharing bins between lanes altogether and go back to
-/// variant 8's idea, one private histogram per lane in its own bank, so that no distribution
-/// of the data can make two lanes of a warp collide. Three things change from variant 8. The
-/// counters are 16 bits wide (two per word: bin b in row b % 128, the high half when
-/// b >= 128), so the warp merges once every 65,472 bytes per lane instead of every 240, and a
-/// warp's columns take 16 KiB. The input comes in variant 11's tiles (four 16-byte vectors per
-/// lane, the next tile in flight). And each update is `atomicAdd` on the lane's own word: no
-/// other lane ever touches that word while counting, so the atomic is not there for
-/// correctness; it makes the update one instruction that the thread issues and forgets,
-/// where a load, an add and a store would make the thread wait for the load.
+/// \brief Histograms, variant 13: a 16-bit column per lane, fire-and-forget atomics.
+/* [changed]
+Compared with variant 12: we give up sharing bins between lanes altogether and go back to
+variant 8's idea, one private histogram per lane in its own bank, so that no distribution of the
+data can make two lanes of a warp collide. Three things change from variant 8. The counters are
+16 bits wide (two per word: bin b in row b % 128, the high half when b >= 128), so the warp
+merges once every 65,472 bytes per lane instead of every 240, and a warp's columns take 16 KiB.
+The input comes in variant 11's tiles (four 16-byte vectors per lane, the next tile in flight).
+And each update is `atomicAdd` on the lane's own word: no other lane ever touches that word
+while counting, so the atomic is not there for correctness; it makes the update one instruction
+that the thread issues and forgets, where a load, an add and a store would make the thread wait
+for the load.
+[changed] */
 #pragma once
 
-#include "histogram11_warp_private.cuh"
+#include "11_warp_private.cuh"
 
 namespace histo {
 
@@ -38,11 +38,8 @@ static_assert(column_shared_bytes(kColumnWarps) + kBins * sizeof(std::uint32_t) 
               "the variant table declares this block's shared memory");
 
 // [histogram-columns-merge]
-/// Adds the warp's 16-bit counters into \p total and zeroes them. Lane l owns rows l + 32 j
+/// Adds the warp's 16-bit counters into total and zeroes them. Lane l owns rows l + 32 j
 /// (j < 4): total[j] counts bin l + 32 j, total[4 + j] bin 128 + l + 32 j.
-/// \param cols  the warp's kColumnRows x 32 words
-/// \param lane  this thread's lane
-/// \param total the lane's eight 32-bit totals
 __device__ __forceinline__ void columns16_merge(std::uint32_t* cols, int lane,
                                                 std::uint32_t (&total)[8]) {
   __syncwarp();
@@ -68,11 +65,11 @@ __device__ __forceinline__ void columns16_merge(std::uint32_t* cols, int lane,
 // [histogram-columns-atomic-update]
 /// Variant 13's update: one fire-and-forget shared atomic on the lane's own word.
 struct AtomicColumnUpdate {
-  /// Counts byte value \p b in the column starting at \p mine.
+  /// Counts byte value b in the column starting at mine.
   __device__ __forceinline__ static void byte(std::uint32_t* mine, std::uint32_t b) {
     atomicAdd(&mine[(b % kColumnRows) * 32], b < kColumnRows ? 1u : 0x10000u);
   }
-  /// Counts the 16 bytes of \p v.
+  /// Counts the 16 bytes of v.
   __device__ __forceinline__ static void vector(std::uint32_t* mine, const uint4& v) {
     for_each_byte(v, [&](std::uint32_t b) { byte(mine, b); });
   }
@@ -80,12 +77,8 @@ struct AtomicColumnUpdate {
 // [histogram-columns-atomic-update]
 
 // [histogram-columns-kernel]
-/// Tiles of 16-byte vectors counted into per-lane columns of 16-bit counters with \p Update,
+/// Tiles of 16-byte vectors counted into per-lane columns of 16-bit counters with Update,
 /// merged into registers every kColumnTilesPerMerge tiles, then one atomicAdd per bin and block.
-/// \tparam Update how a lane adds a byte or a vector to its own column
-/// \tparam Warps  warps per block
-/// \param  in     the input as vectors and a tail
-/// \param  bins   256 counts, zeroed by the launcher
 template <typename Update, int Warps>
 __global__ void __launch_bounds__(Warps * 32)
     histogram_lane_columns_kernel(VectorInput in, std::uint32_t* bins) {

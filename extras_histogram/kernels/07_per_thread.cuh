@@ -1,21 +1,21 @@
 /// \file
-/// \brief Variant 7, method 2 of the post: a private histogram per thread, then a reduction
-///        of all of them.
-///
-/// Compared with variant 6: no atomics at all while counting. Every thread owns 256 counters
-/// that no other thread touches (an array in the thread's local memory, as in the post), so
-/// the plain `++` of variant 2 is safe again. The price is the merge: with T threads there are
-/// T histograms, 256 T counters, to add up. The first kernel writes each thread's counters to
-/// global memory, bin-major (`partials[b * T + t]`, so a warp's stores are coalesced); the
-/// second is chapter 12's reduction, one block per bin: a grid-stride sum per thread, warp
-/// shuffles, then one warp over the warps' sums, and one plain store per bin. We cap T so that
-/// each thread counts at least 1 KiB: the partials then take at most as many bytes as the
-/// input (written once, and read once by the reduction). Local memory is per thread but lives in L1 and L2: the counters of a warp's 32
-/// lanes for 32 different bins are 32 different cache lines, so each `++` is a scattered
-/// read-modify-write that waits for the one before it.
+/// \brief Histograms, variant 7: method 2: a private histogram per thread, then a reduction.
+/* [changed]
+Compared with variant 6: no atomics at all while counting. Every thread owns 256 counters that
+no other thread touches (an array in the thread's local memory, as in the post), so the plain
+`++` of variant 2 is safe again. The price is the merge: with T threads there are T histograms,
+256 T counters, to add up. The first kernel writes each thread's counters to global memory,
+bin-major (`partials[b * T + t]`, so a warp's stores are coalesced); the second is chapter 12's
+reduction, one block per bin: a grid-stride sum per thread, warp shuffles, then one warp over
+the warps' sums, and one plain store per bin. We cap T so that each thread counts at least 1
+KiB: the partials then take at most as many bytes as the input (written once, and read once by
+the reduction). Local memory is per thread but lives in L1 and L2: the counters of a warp's 32
+lanes for 32 different bins are 32 different cache lines, so each `++` is a scattered
+read-modify-write that waits for the one before it.
+[changed] */
 #pragma once
 
-#include "histogram_common.cuh"
+#include "device.cuh"
 
 namespace histo {
 
@@ -27,8 +27,6 @@ constexpr std::size_t kPerThreadMinVectors = 64;
 // [histogram-per-thread-count]
 /// Each thread counts its grid-stride share of the input into a private array, then stores it
 /// into column t of the bin-major partials.
-/// \param in       the input as vectors and a tail
-/// \param partials kBins x (gridDim.x * blockDim.x) counts, all written
 __global__ void __launch_bounds__(kPerThreadBlock)
     histogram_per_thread_count_kernel(VectorInput in, std::uint32_t* partials) {
   std::uint32_t counts[kBins];  // dynamically indexed: the compiler puts it in local memory
@@ -47,9 +45,6 @@ __global__ void __launch_bounds__(kPerThreadBlock)
 // [histogram-per-thread-reduce]
 /// Block b adds row b of the partials (chapter 12: grid-stride sums, then warp shuffles) and
 /// writes bin b.
-/// \param partials kBins rows of \p threads counts; \p threads is a multiple of 4
-/// \param threads  counters per bin
-/// \param bins     256 counts, one written by each block
 __global__ void histogram_per_thread_reduce_kernel(const std::uint32_t* partials,
                                                    std::size_t threads, std::uint32_t* bins) {
   const uint4* row = reinterpret_cast<const uint4*>(partials + blockIdx.x * threads);

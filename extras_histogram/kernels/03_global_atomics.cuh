@@ -1,22 +1,20 @@
 /// \file
-/// \brief Variant 3, method 1 of the post: one atomicAdd per byte on the global bins.
-///
-/// Compared with variant 2: the `++` becomes `atomicAdd(&bins[b], 1)`, so the read, the add
-/// and the write of one increment happen as one indivisible operation in the L2 cache and no
-/// count is lost. The cost is contention: all increments of one bin queue at one address, so
-/// the more bytes share a bin, the slower it gets; all-equal bytes serialize every increment
-/// of the whole input at a single L2 address.
+/// \brief Histograms, variant 3: method 1: one global atomicAdd per byte.
+/* [changed]
+Compared with variant 2: the `++` becomes `atomicAdd(&bins[b], 1)`, so the read, the add and the
+write of one increment happen as one indivisible operation in the L2 cache and no count is lost.
+The cost is contention: all increments of one bin queue at one address, so the more bytes share
+a bin, the slower it gets; all-equal bytes serialize every increment of the whole input at a
+single L2 address.
+[changed] */
 #pragma once
 
-#include "histogram_common.cuh"
+#include "device.cuh"
 
 namespace histo {
 
 // [histogram-global-atomics-kernel]
 /// One thread per byte, one global atomic per byte.
-/// \param in   the bytes
-/// \param n    how many
-/// \param bins 256 counts, zeroed by the launcher
 __global__ void histogram_global_atomics_kernel(const std::uint8_t* in, std::size_t n,
                                                 std::uint32_t* bins) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;

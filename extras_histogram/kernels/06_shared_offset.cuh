@@ -1,18 +1,18 @@
 /// \file
-/// \brief Variant 6: the 16-byte-load shared histogram of variant 5, with several copies of
-///        the bins per block at offsets that spread one bin over several banks.
-///
-/// Compared with variant 5: the block keeps kReplicas copies of its bins, and lane l of a warp
-/// counts into copy l % kReplicas. The copies are interleaved bin by bin with one word of
-/// padding, bin b of copy r at word b * (kReplicas + 1) + r, so the copies of one bin sit in
-/// kReplicas neighbouring banks, and each bin's copies start one bank further on than they
-/// would without the padding. When many lanes of a warp hit the same bin (runs, hot bins, all-equal
-/// bytes) their atomics now spread over kReplicas addresses and banks instead of queueing at
-/// one; when the bins are random, the shifted layout changes which lanes collide in a bank.
-/// The block adds up the copies before its one atomicAdd per bin.
+/// \brief Histograms, variant 6: variant 5 with 8 padded copies of the bins per block.
+/* [changed]
+Compared with variant 5: the block keeps kReplicas copies of its bins, and lane l of a warp
+counts into copy l % kReplicas. The copies are interleaved bin by bin with one word of padding,
+bin b of copy r at word b * (kReplicas + 1) + r, so the copies of one bin sit in kReplicas
+neighbouring banks, and each bin's copies start one bank further on than they would without the
+padding. When many lanes of a warp hit the same bin (runs, hot bins, all-equal bytes) their
+atomics now spread over kReplicas addresses and banks instead of queueing at one; when the bins
+are random, the shifted layout changes which lanes collide in a bank. The block adds up the
+copies before its one atomicAdd per bin.
+[changed] */
 #pragma once
 
-#include "histogram_common.cuh"
+#include "device.cuh"
 
 namespace histo {
 
@@ -21,8 +21,6 @@ constexpr int kReplicas = 8;
 
 // [histogram-offset-kernel]
 /// Grid-stride loop over 16-byte vectors into kReplicas padded copies of the block's bins.
-/// \param in   the input as vectors and a tail
-/// \param bins 256 counts, zeroed by the launcher
 __global__ void histogram_offset_kernel(VectorInput in, std::uint32_t* bins) {
   constexpr int kStride = kReplicas + 1;  // one word of padding after each bin's copies
   __shared__ std::uint32_t copies[kBins * kStride];

@@ -1,12 +1,11 @@
-// Variants 0 and 1: the histogram on the CPU.
-#include "histogram_cpu.h"
-
+// Variants 0 and 1: the histogram on the CPU, serially (the reference of every check) and on
+// all cores.
 #include <algorithm>
 #include <array>
 #include <thread>
 #include <vector>
 
-#include "histogram_launch.h"
+#include "histogram.h"
 
 namespace histo {
 

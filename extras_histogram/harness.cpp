@@ -1,0 +1,410 @@
+// The chapter's harness: its inputs (generated distributions and PGM images), how a result
+// is judged (exact for the variants, a description of the damage for the lesson), the flags,
+// the measurement and the reports, and the two kinds of programs built on them: one small
+// program per variant, and the driver `histogram`.
+#include "harness.h"
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+#include "hb/bandwidth.h"
+#include "hb/bench.h"
+#include "hb/capability.h"
+#include "hb/coin_scene.h"
+#include "hb/compare.h"
+#include "hb/device.h"
+#include "hb/error.h"
+#include "hb/pgm.h"
+#include "hb/random.h"
+#include "hb/timing.h"
+
+namespace histo {
+
+const std::vector<Distribution>& generated_distributions() {
+  static const std::vector<Distribution> all = {Distribution::Uniform, Distribution::Equal,
+                                                Distribution::Hot, Distribution::Ramp,
+                                                Distribution::Scene};
+  return all;
+}
+
+std::string name(Distribution d) {
+  switch (d) {
+    case Distribution::Uniform: return "uniform";
+    case Distribution::Equal: return "equal";
+    case Distribution::Hot: return "hot";
+    case Distribution::Ramp: return "ramp";
+    case Distribution::Scene: return "scene";
+    case Distribution::Image: return "image";
+  }
+  return "?";
+}
+
+std::string distribution_names() { return "uniform, equal, hot, ramp, scene, image"; }
+
+Distribution parse_distribution(const std::string& text) {
+  for (const auto d : generated_distributions())
+    if (text == name(d)) return d;
+  if (text == name(Distribution::Image)) return Distribution::Image;
+  throw hb::UsageError("--distribution '" + text + "': unknown (expected all or one of " +
+                       distribution_names() + ")");
+}
+
+std::uint8_t equal_value(std::uint64_t seed) {
+  return static_cast<std::uint8_t>(hb::hash64(seed, 0xE0) >> 56);
+}
+
+std::vector<std::uint8_t> hot_values(std::uint64_t seed) {
+  std::vector<std::uint8_t> hot;
+  for (std::uint64_t k = 0; hot.size() < 4; ++k) {
+    const auto v = static_cast<std::uint8_t>(hb::hash64(seed, 0x40700 + k) >> 56);
+    if (std::find(hot.begin(), hot.end(), v) == hot.end()) hot.push_back(v);
+  }
+  return hot;
+}
+
+// [histogram-distributions]
+void generate(Distribution d, std::uint8_t* out, std::size_t n, std::uint64_t seed) {
+  switch (d) {
+    case Distribution::Uniform:
+      hb::fill_uniform(out, n, seed);
+      return;
+    case Distribution::Equal:
+      std::fill(out, out + n, equal_value(seed));
+      return;
+    case Distribution::Hot: {
+      const auto hot = hot_values(seed);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t r = hb::hash64(seed, i);
+        // 90 of 100 bytes on one of the four hot values, the rest uniform.
+        out[i] = (r % 100) < 90 ? hot[(r >> 32) % 4] : static_cast<std::uint8_t>(r >> 56);
+      }
+      return;
+    }
+    case Distribution::Ramp:
+      // Non-decreasing, every value in turn, each for about n / 256 bytes (n <= 2^30, so
+      // 256 i does not overflow).
+      for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>((i * 256) / n);
+      return;
+    case Distribution::Scene: {
+      // The coin scene that chapter 15 searches (coins on a shaded, noisy background),
+      // tiled: byte i is pixel i mod 73,800 of the seeded 300 x 246 scene.
+      const std::vector<std::uint8_t> scene =
+          hb::make_coin_scene(hb::kSceneWidth, hb::kSceneHeight, seed).image.pixels;
+      for (std::size_t i = 0; i < n; ++i) out[i] = scene[i % scene.size()];
+      return;
+    }
+    case Distribution::Image:
+      break;
+  }
+  throw std::logic_error("histo::generate: images are read (--input), not generated");
+}
+// [histogram-distributions]
+
+std::vector<std::uint8_t> generate(Distribution d, std::size_t n, std::uint64_t seed) {
+  std::vector<std::uint8_t> v(n);
+  generate(d, v.data(), n, seed);
+  return v;
+}
+
+std::vector<std::uint8_t> load_pgm_bytes(const std::string& path) {
+  return hb::read_pgm(path).pixels;
+}
+
+std::int64_t total(const Bins& bins) {
+  std::int64_t sum = 0;
+  for (const auto c : bins) sum += c;
+  return sum;
+}
+
+Verdict check_exact(const Bins& got, const Bins& want) {
+  Verdict v;
+  const auto cmp = hb::compare_exact(got.data(), want.data(), kBins, "bins");
+  v.exact = cmp.ok;
+  v.lost = total(want) - total(got);
+  if (cmp.ok) {
+    v.text = "exact";
+  } else {
+    v.text = "WRONG: " + std::to_string(cmp.mismatches) + " of 256 bins differ (total off by " +
+             std::to_string(-v.lost) + ")";
+    v.details = cmp.report;
+  }
+  return v;
+}
+
+// [histogram-lesson-check]
+Verdict check_lesson(const Bins& got, const Bins& want) {
+  Verdict v;
+  const auto cmp = hb::compare_exact(got.data(), want.data(), kBins, "bins");
+  v.exact = false;  // never: a race that lost nothing this time is still a race
+  v.lost = total(want) - total(got);
+  int above = 0;  // bins with more counts than the data has: not something a lost update does
+  for (int b = 0; b < kBins; ++b) above += got[b] > want[b] ? 1 : 0;
+  v.plausible = above == 0;
+  if (above > 0) {
+    v.text = "WRONG: " + std::to_string(above) + " of 256 bins hold more counts than the data";
+  } else if (v.lost > 0) {
+    v.text = "lost " + std::to_string(v.lost) + " of " + std::to_string(total(want)) +
+             " counts (race)";
+  } else {
+    v.text = "no count lost this time (still a race)";
+  }
+  if (!cmp.ok) v.details = cmp.report;
+  return v;
+}
+// [histogram-lesson-check]
+
+std::optional<ProgramOptions> parse_options(const std::string& program,
+                                            const std::string& description, bool with_variant,
+                                            int argc, const char* const* argv) {
+  hb::CliSpec spec;
+  spec.program = program;
+  spec.description = description;
+  spec.default_n = kDefaultBytes;
+  spec.min_n = 1;
+  spec.max_n = kMaxBytes;
+  spec.n_unit = "bytes";
+  spec.variants = with_variant ? int(variants().size()) : 0;
+  hb::Cli cli(spec);
+  std::string distribution = with_variant ? "all" : "uniform";
+  std::string input;
+  cli.app()
+      .add_option("--distribution", distribution,
+                  "the bytes to count: all (the four generated ones) or one of " +
+                      distribution_names() + " (image: the pixels of --input)")
+      ->capture_default_str();
+  cli.app().add_option("--input", input,
+                       "an 8-bit PGM image (P5 or P2) whose pixels are counted; implies "
+                       "--distribution image and sets the size (no --n)");
+  if (!cli.parse(argc, argv)) return std::nullopt;
+
+  ProgramOptions opt;
+  opt.common = cli.options();
+  opt.command_line = cli.command_line();
+  const bool distribution_given = cli.app().count("--distribution") > 0;
+  if (!input.empty()) {
+    if (cli.app().count("--n") > 0)
+      throw hb::UsageError("--n and --input exclude each other: the image sets the size");
+    if (distribution_given && distribution != name(Distribution::Image))
+      throw hb::UsageError("--input counts an image; --distribution " + distribution +
+                           " asks for generated data");
+    opt.input = input;
+    opt.image = load_pgm_bytes(input);
+    if (opt.image.size() > kMaxBytes)
+      throw hb::UsageError("--input " + input + ": more than " + std::to_string(kMaxBytes) +
+                           " pixels");
+    opt.common.n = opt.image.size();
+    opt.distributions = {Distribution::Image};
+  } else if (distribution == "all") {
+    opt.distributions = generated_distributions();
+  } else {
+    const Distribution d = parse_distribution(distribution);
+    if (d == Distribution::Image)
+      throw hb::UsageError("--distribution image needs --input FILE.pgm");
+    opt.distributions = {d};
+  }
+  return opt;
+}
+
+DataSet make_data_set(Distribution d, const ProgramOptions& opt, bool with_reference) {
+  DataSet data;
+  data.distribution = d;
+  data.host = d == Distribution::Image ? opt.image : generate(d, opt.common.n, opt.common.seed);
+  data.device = hb::DeviceBuffer<std::uint8_t>(data.host.size());
+  // copy_to_device: the kernels run on non-blocking streams, which would not wait for a
+  // pageable cudaMemcpy still in flight.
+  hb::copy_to_device(data.device.data(), data.host.data(), data.host.size());
+  if (with_reference) {
+    histogram_cpu_serial(data.host.data(), data.host.size(), data.reference.data());
+    data.has_reference = true;
+  }
+  return data;
+}
+
+namespace {
+Bins copy_bins(const std::uint32_t* d_bins, cudaStream_t stream) {
+  Bins bins{};
+  HB_CUDA_CHECK(cudaMemcpyAsync(bins.data(), d_bins, sizeof(Bins), cudaMemcpyDeviceToHost, stream));
+  HB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return bins;
+}
+
+}  // namespace
+
+// [histogram-measure]
+Measurement measure(const Variant& v, const DataSet& data, Workspace& ws, std::uint32_t* d_bins,
+                    cudaStream_t stream, int iters, bool check) {
+  Measurement m;
+  m.checked = check && data.has_reference;
+  const auto judge = [&](const Bins& got) {
+    return v.role == Role::Lesson ? check_lesson(got, data.reference)
+                                  : check_exact(got, data.reference);
+  };
+  const std::size_t n = data.size();
+  if (v.on_gpu()) {
+    // A bin the variant forgets keeps the poison and fails the check. The first verdict that
+    // is not exact is the one reported.
+    const hb::Checked c = hb::measure_checked(
+        [&](cudaStream_t s) { hb::poison(d_bins, sizeof(Bins), 0xA5, s); },
+        [&](cudaStream_t s) { v.gpu(data.device.data(), n, d_bins, ws, s); },
+        [&] {
+          m.verdict = judge(copy_bins(d_bins, stream));
+          return m.verdict.exact;
+        },
+        stream, 1, iters, m.checked);
+    m.median_ms = c.median_ms;
+  } else {
+    Bins got{};
+    m.median_ms = hb::time_host([&] { v.cpu(data.host.data(), n, got.data()); }, 1, iters).median_ms;
+    if (m.checked) m.verdict = judge(got);
+    if (v.role == Role::Reference) m.verdict.text = "reference";
+  }
+  if (!m.checked) m.verdict.text = "not checked (--no-check)";
+  m.gbs = hb::gbs(double(n), m.median_ms);
+  return m;
+}
+// [histogram-measure]
+
+bool passes(const Variant& v, const Measurement& m) {
+  if (!m.checked) return true;
+  // The lesson may lose counts (that is its point) but never invent them.
+  return v.role == Role::Lesson ? m.verdict.plausible : m.verdict.exact;
+}
+
+hb::Report make_report(const std::string& program, const ProgramOptions& opt, std::size_t bytes) {
+  hb::Report r({"id", "variant", "distribution", "ms (median)", "GB/s", "% of CUB", "check"});
+  const hb::DeviceInfo dev = hb::query_device(opt.common.device);
+  hb::add_run_facts(r, program, opt.command_line, dev);
+  for (const auto& v : variants())
+    if (const std::string note = hb::form_note(v.needs); !note.empty())
+      r.fact("variant " + std::string(v.id) + " " + v.name, note);
+  r.fact("SM clock (MHz)", std::to_string(dev.clock_khz / 1000));
+  r.fact("L2 cache (MiB)", hb::fixed(double(dev.l2_bytes) / (1 << 20), 0));
+  r.fact("bytes per histogram", std::to_string(bytes));
+  if (!opt.input.empty()) r.fact("input", opt.input);
+  r.fact("seed", std::to_string(opt.common.seed));
+  r.fact("iterations", std::to_string(opt.common.iters) + " (median reported)");
+  r.fact("GB/s", "input bytes / median time, decimal (1e9 bytes/s)");
+  r.fact("% of CUB", "100 x GB/s / CUB's GB/s on the same buffer in the same run");
+  r.fact("check", opt.common.no_check ? "skipped (--no-check)"
+                                      : "256 bins exact against the CPU (variant 0)");
+  return r;
+}
+
+void add_row(hb::Report& report, const Variant& v, Distribution d, const Measurement& m,
+             double cub_gbs) {
+  report.row({v.id, v.name, name(d), hb::fixed(m.median_ms, 3), hb::fixed(m.gbs, 1),
+              hb::percent(m.gbs, cub_gbs), m.verdict.text});
+}
+
+void add_left_out_row(hb::Report& report, const Variant& v, Distribution d) {
+  report.row({v.id, v.name, name(d), "-", "-", "-",
+              "left out: " + hb::left_out_reason(v.needs)});
+}
+
+int variant_program_main(const char* program, const char* id, int argc, char** argv) {
+  return hb::run_main(program, [&] {
+    const Variant& v = find_variant(id);
+    const auto opt = parse_options(program, v.title, false, argc, argv);
+    if (!opt) return 0;
+    hb::select_device(opt->common.device);
+    hb::require_runs_here(v.needs);
+
+    const Variant& cub = library_variant();
+    Workspace ws(opt->common.n);
+    hb::Stream stream;
+    hb::DeviceBuffer<std::uint32_t> d_bins(kBins);
+    hb::Report report = make_report(program, *opt, opt->common.n);
+    report.fact("variant", std::string(v.id) + " " + v.name + ": " + v.title);
+    std::string failures;
+    for (const Distribution d : opt->distributions) {
+      const DataSet data = make_data_set(d, *opt, !opt->common.no_check);
+      const Measurement ref =
+          measure(cub, data, ws, d_bins.data(), stream, opt->common.iters, !opt->common.no_check);
+      const Measurement m = &v == &cub ? ref
+                                           : measure(v, data, ws, d_bins.data(), stream,
+                                                     opt->common.iters, !opt->common.no_check);
+      add_row(report, v, d, m, ref.gbs);
+      if (&v != &cub) add_row(report, cub, d, ref, ref.gbs);
+      if (!passes(v, m)) failures += name(d) + ": " + m.verdict.text + "\n" + m.verdict.details;
+      if (!passes(cub, ref)) failures += name(d) + " (CUB): " + ref.verdict.text + "\n";
+    }
+    report.print(std::cout, opt->common.csv);
+    if (!failures.empty()) throw hb::CheckFailed(std::string(v.name) + " is wrong:\n" + failures);
+    return 0;
+  });
+}
+
+// The driver `histogram`: every variant of the table on every distribution, one row
+// each, with its median time, its rate and its speed relative to CUB's histogram measured in
+// the same run on the same buffer; the CPU reference checks every row.
+//
+// We first measure how fast the GPU can merely read the same number of bytes (the ceiling of
+// any histogram that reads its input once), then, for each distribution, make the data, count
+// it on the CPU, measure CUB, and measure each variant. The run fails (exit 1) when any
+// variant other than the naive lesson is not exact; the lesson's row says how many counts it
+// lost.
+int driver_main(int argc, char** argv) {
+  return hb::run_main("histogram", [&] {
+    const auto opt = parse_options(
+        "histogram",
+        "Chapter extras: every 256-bin histogram variant on every distribution, against CUB",
+        true, argc, argv);
+    if (!opt) return 0;
+    hb::select_device(opt->common.device);
+    const std::size_t n = opt->common.n;
+    const int iters = opt->common.iters;
+    const bool check = !opt->common.no_check;
+
+    Workspace ws(n);
+    hb::Stream stream;
+    hb::DeviceBuffer<std::uint32_t> d_bins(kBins);
+    hb::Report report = make_report("histogram", *opt, n);
+    if (n >= 16) {
+      const hb::Bandwidth read = hb::measure_device_read(n / 16 * 16, iters);
+      report.fact("device read ceiling, same bytes (GB/s)", hb::fixed(read.gbs, 1));
+    }
+
+    // [histogram-driver-loop]
+    const Variant& cub = library_variant();
+    std::string failures;
+    for (const Distribution d : opt->distributions) {
+      const DataSet data = make_data_set(d, *opt, check);
+      const Measurement reference =
+          measure(cub, data, ws, d_bins.data(), stream, iters, check);
+      const Variant* best = nullptr;
+      double best_gbs = 0.0;
+      for (const Variant& v : variants()) {
+        if (opt->common.variant >= 0 && std::string(v.id) != std::to_string(opt->common.variant)) continue;
+        if (hb::form_here(v.needs) == hb::Form::None) {
+          add_left_out_row(report, v, d);
+          continue;
+        }
+        const Measurement m =
+            &v == &cub ? reference
+                           : measure(v, data, ws, d_bins.data(), stream, iters, check);
+        add_row(report, v, d, m, reference.gbs);
+        if (!passes(v, m))
+          failures += "variant " + std::string(v.id) + " " + v.name + " on " + name(d) +
+                      ": " + m.verdict.text + "\n" + m.verdict.details;
+        if (v.on_gpu() && v.role == Role::Variant && passes(v, m) &&
+            m.gbs > best_gbs) {
+          best = &v;
+          best_gbs = m.gbs;
+        }
+      }
+      if (best != nullptr && reference.gbs > 0)
+        report.fact("fastest GPU variant on " + name(d),
+                    std::string(best->id) + " " + best->name + ", " +
+                        hb::fixed(best_gbs / reference.gbs, 2) + "x CUB");
+    }
+    // [histogram-driver-loop]
+
+    report.print(std::cout, opt->common.csv);
+    if (!failures.empty()) throw hb::CheckFailed("variants that are not exact:\n" + failures);
+    return 0;
+  });
+}
+
+}  // namespace histo
