@@ -79,9 +79,10 @@ endfunction()
 # hb_variant_kernels(<prefix> <pairs-var> <rdc-sources-var> [NO_ID])
 #   The variants of the current chapter, read off its kernels/ folder in reading order: each
 #   file NN_<name>.cuh (or NNa_<name>.cuh) is one variant, its id NN without leading zeros
-#   ("08a" -> "8a"), its program <prefix><id>_<name> (<prefix><name> with NO_ID). Writes <prefix>_kernels.cuh to the
-#   binary folder, which includes every .cuh (the chapter's variant table includes it and so
-#   compiles each kernel once); sets <pairs-var> to the id:program pairs for
+#   ("08a" -> "8a"), its program <prefix><id>_<name> (<prefix><name> with NO_ID, so the
+#   prefix then ends in "_"). Writes <prefix>_kernels.cuh (one "_") to the binary folder,
+#   which includes every .cuh (the chapter's variant table includes it and so compiles each
+#   kernel once); sets <pairs-var> to the id:program pairs for
 #   hb_add_variant_programs, and <rdc-sources-var> to the kernels/*.cu files, which hold
 #   kernels that launch kernels and are compiled apart with relocatable device code.
 function(hb_variant_kernels prefix pairs_var rdc_var)
@@ -108,7 +109,8 @@ function(hb_variant_kernels prefix pairs_var rdc_var)
       string(APPEND includes "#include \"${CMAKE_CURRENT_SOURCE_DIR}/${f}\"\n")
     endif()
   endforeach()
-  file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${prefix}_kernels.cuh CONTENT "${includes}")
+  string(REGEX REPLACE "_$" "" stem "${prefix}")
+  file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${stem}_kernels.cuh CONTENT "${includes}")
   set(${pairs_var} ${pairs} PARENT_SCOPE)
   set(${rdc_var} ${rdc} PARENT_SCOPE)
 endfunction()

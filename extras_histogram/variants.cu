@@ -1,5 +1,5 @@
 // The variant table of the histogram chapter. Every kernel file of kernels/ is compiled here,
-// once (CMake lists them in histogram__kernels.cuh), so a launcher needs no declaration: adding
+// once (CMake lists them in histogram_kernels.cuh), so a launcher needs no declaration: adding
 // a variant is one file in kernels/ and one row below. The Workspace and the size of CUB's
 // temporary storage live here too, next to the kernels that use them.
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include "hb/error.h"
 #include "hb/memory.h"
 #include "histogram.h"
-#include "histogram__kernels.cuh"
+#include "histogram_kernels.cuh"
 
 namespace histo {
 
