@@ -42,6 +42,8 @@ const std::vector<Variant>& variants() {
      {80, "variant 7's byte dot products (__dp4a): no 8-bit mma.sync before 8.0"}, Path::Dp4a},
     {"9", "fft", "FFT numerator, summed-area tables (15.8, Lewis)",
      corr9_fft, prepare9_fft, Path::Fft},
+    {"10", "shared_async", "image tiles staged by cuda::memcpy_async, double-buffered",
+     corr10_shared_async, prepare_constant_template, kPathSharedAsync},
   };
   // clang-format on
   return table;
