@@ -1,7 +1,8 @@
 /// \file
-/// \brief What chapter 15 correlates: an 8-bit image, a template cut from it (or given), the
-///        template's statistics, and the convention that says which image pixels each
-///        output coefficient compares with the template.
+/// \brief What chapter 15 correlates and how its variants are called: the image, the template
+///        and the convention that says which image pixels each output compares with it; the
+///        workspace every launcher reads; the one launcher signature and the row of the
+///        variant table; and the programs built on them.
 ///
 /// **The convention.** The output has the size of the image. The coefficient at output pixel
 /// (x, y) compares the template with the image window whose top-left corner is
@@ -13,14 +14,33 @@
 /// **Exactness.** With \f$N \le 65536\f$ template pixels of at most 255, each of the three
 /// sums \f$\sum I\f$, \f$\sum I^2\f$ and \f$\sum IT\f$ is below \f$65536 \cdot 65025 < 2^{32}\f$,
 /// so unsigned 32-bit integers hold them exactly; templates are capped at kMaxTemplatePixels.
+///
+/// **Timing rule.** Everything that depends only on the template is done once, by a
+/// variant's prepare function, outside the timed region (the book's CopyToTemplate():
+/// uploading the template to constant memory, packing it for packed-byte or tensor-core
+/// products, its FFT). The image is uploaded once when the workspace is built, as a texture
+/// and as a linear copy. A timed launch does all work that depends on the image.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include <cuda_runtime_api.h>
+
+#include "hb/capability.h"
+#include "hb/error.h"
+#include "hb/memory.h"
 #include "hb/pgm.h"
+#include "hb/variants.h"
+
+namespace CLI {
+class App;
+}
 
 namespace ch15 {
 
@@ -100,6 +120,13 @@ struct CorrSums {
   std::uint32_t sum_it = 0;   ///< \f$\sum I T\f$ (SumIT)
 };
 
+/// The three sums of one output pixel in 64-bit integers, as the CPU reference computes them.
+struct ExactSums {
+  std::int64_t sum_i = 0;
+  std::int64_t sum_isq = 0;
+  std::int64_t sum_it = 0;
+};
+
 /// Absolute tolerance of a GPU coefficient (float) against the CPU's (double). Every GPU
 /// variant computes the numerator and both variance terms exactly in 64-bit integers and
 /// only then rounds: three roundings to float, one product and rsqrtf (at most 2 ulp)
@@ -112,5 +139,432 @@ struct Peak {
   int y = -1;
   double value = 0.0;
 };
+
+/// Which kernel a call actually ran, named as the variant whose kernel it is ("tex_tex",
+/// "shared4"). A launcher whose kernel cannot run for the template at hand (too much shared
+/// memory, a size it was not compiled for) runs a simpler one instead and says so.
+struct Path {
+  const char* name;  ///< the variant's name: the report's "path" column
+  static const Path Cpu, TexTex, TexConstant, Shared, SharedUmul24, Shared4, SharedFixed, Dp4a,
+      Tensor, Fft;
+};
+inline constexpr Path Path::Cpu{"cpu"};
+inline constexpr Path Path::TexTex{"tex_tex"};
+inline constexpr Path Path::TexConstant{"tex_constant"};
+inline constexpr Path Path::Shared{"shared"};
+inline constexpr Path Path::SharedUmul24{"shared_umul24"};
+inline constexpr Path Path::Shared4{"shared4"};
+inline constexpr Path Path::SharedFixed{"shared_fixed"};
+inline constexpr Path Path::Dp4a{"dp4a"};
+inline constexpr Path Path::Tensor{"tensor"};
+inline constexpr Path Path::Fft{"fft"};
+inline bool operator==(Path a, Path b) { return std::string_view(a.name) == b.name; }
+inline bool operator!=(Path a, Path b) { return !(a == b); }
+/// "tex_tex", "shared4", ...: the name of the variant whose kernel ran.
+inline const char* to_string(Path p) { return p.name; }
+
+/// Where a launch writes: exactly one of the two pointers is set. Both arrays have one
+/// element per image pixel, row-major, without padding.
+struct Output {
+  float* coefficients = nullptr;  ///< the correlation coefficients
+  CorrSums* sums = nullptr;       ///< the raw sums (the "sums" twin kernels, section 15.6)
+};
+
+/// The FFT route's template-dependent state (plans, the template's spectrum, buffers);
+/// defined in kernels/09_fft.cuh.
+struct FftState;
+/// Destroys an FftState (cuFFT plans and device buffers).
+/// \param state the state to destroy (may be null)
+void destroy_fft_state(FftState* state);
+
+/// The device copies of one image and one template, and the template-dependent state of
+/// the variants. Building it allocates and uploads; launches never allocate.
+class Workspace {
+ public:
+  /// Uploads \p image (on the current device) as a texture over a cudaArray (clamp
+  /// addressing, point sampling, unnormalized coordinates: the book's texImage) and as a
+  /// linear copy whose rows are padded with at least 8 zero bytes.
+  /// \param image the image to correlate
+  explicit Workspace(const hb::GrayImage& image);
+  ~Workspace() = default;
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+
+  /// Makes \p tmpl the template of the following launches: uploads it as a texture (for
+  /// variant 1) and gives it a new id, so that every variant prepares itself again.
+  /// \param tmpl the template (at most kMaxTemplatePixels pixels)
+  void set_template(const Template& tmpl);
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+  /// The image as a texture object (clamp addressing, point sampling, element reads).
+  cudaTextureObject_t image_texture() const { return image_.texture; }
+  /// The template as a texture object (variant 1).
+  cudaTextureObject_t template_texture() const { return template_.texture; }
+  /// The image in linear memory: row y starts at image_rows() + y * image_pitch(); every row
+  /// has at least 8 zero bytes after its last pixel, and rows start 16-byte aligned.
+  const std::uint8_t* image_rows() const { return rows_.data(); }
+  /// Bytes from one row of image_rows() to the next.
+  std::size_t image_pitch() const { return pitch_; }
+  /// The current template (set_template()).
+  const Template& tmpl() const { return tmpl_; }
+  /// Changes with every set_template(); 0 before the first.
+  std::uint64_t template_id() const { return template_id_; }
+
+  /// The most dynamic shared memory a block may use: the device's opt-in limit
+  /// (cudaDevAttrMaxSharedMemoryPerBlockOptin, 227 KB on Hopper) unless lowered with
+  /// set_shared_limit(). Launchers whose kernel would need more fall back (listing 15.6).
+  std::size_t shared_limit() const { return shared_limit_; }
+  /// Lowers (or restores) the shared-memory limit; tests use it to reach the fallbacks.
+  /// \param bytes the new limit, at most the device's opt-in limit
+  void set_shared_limit(std::size_t bytes);
+  /// The device's opt-in limit of dynamic shared memory per block.
+  std::size_t device_shared_limit() const { return device_shared_limit_; }
+
+  /// Variant 7's packed template (see kernels/07_dp4a.cuh), built by its prepare function.
+  struct PackedTemplate {
+    std::uint64_t template_id = 0;  ///< the template it was built for
+    int words_per_band = 0;         ///< NQ: 4-byte words per band (a compiled kernel size)
+    int bands = 0;                  ///< bands of NQ words that cover a template row
+    hb::DeviceBuffer<uint4> words;  ///< [row][band][word] x 4 shifts
+  };
+  PackedTemplate packed;  ///< variant 7's state
+
+  /// Variant 8's tensor-core fragments of the template (see kernels/08_tensor.cuh).
+  struct TensorTemplate {
+    std::uint64_t template_id = 0;  ///< the template they were built for
+    int chunks = 0;                 ///< 32-byte chunks of K per template row
+    hb::DeviceBuffer<uint2> fragments;  ///< [row][chunk][lane]: the two B registers
+  };
+  TensorTemplate tensor;  ///< variant 8's state
+
+  /// Variant 9's state (cuFFT plans, the template's spectrum, buffers).
+  std::unique_ptr<FftState, void (*)(FftState*)> fft{nullptr, destroy_fft_state};
+
+ private:
+  // A 2D cudaArray of bytes and the texture object over it; frees both.
+  struct TextureImage {
+    cudaArray_t array = nullptr;
+    cudaTextureObject_t texture = 0;
+    TextureImage() = default;
+    TextureImage(const std::uint8_t* pixels, int width, int height);
+    ~TextureImage();
+    TextureImage(TextureImage&& other) noexcept;
+    TextureImage& operator=(TextureImage&& other) noexcept;
+  };
+
+  int width_ = 0, height_ = 0;
+  TextureImage image_, template_;
+  hb::DeviceBuffer<std::uint8_t> rows_;
+  std::size_t pitch_ = 0;
+  Template tmpl_;
+  std::uint64_t template_id_ = 0;
+  std::size_t shared_limit_ = 0, device_shared_limit_ = 0;
+};
+
+/// The one signature of the chapter's launchers: correlate the workspace's image with its
+/// template and write every output pixel to \p out, on \p stream. Asynchronous: it enqueues
+/// work and returns the path it took. Needs the variant's prepare function to have run for
+/// the current template (launchers check, and prepare if it has not).
+using Launcher = Path (*)(Workspace& ws, const Output& out, cudaStream_t stream);
+
+/// A variant's preparation: everything that depends only on the template (uploads to
+/// constant memory, packing, the template's FFT, plans). Not timed.
+using Preparer = void (*)(Workspace& ws, cudaStream_t stream);
+
+/// Allows \p kernel to use \p bytes of dynamic shared memory. Above 48 KB a kernel must
+/// opt in with cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) before
+/// its launch; we do that once per kernel and size.
+/// \param kernel the kernel's address
+/// \param bytes dynamic shared memory per block
+void allow_shared_memory(const void* kernel, std::size_t bytes);
+
+/// Bytes of `__constant__` memory that hold the template of variants 2 to 6 (listing 15.3's
+/// g_Tpix): 64 KB less a little for the other constants of the translation unit. Larger
+/// templates make those variants fall back to variant 1.
+constexpr std::size_t kConstantTemplateBytes = 65280;
+
+/// Whether \p t fits the constant memory of variants 2 to 6.
+inline bool fits_constant_memory(const Template& t) { return t.pixels.size() <= kConstantTemplateBytes; }
+
+/// The template sizes variant 6 is compiled for (section 15.7); other sizes run variant 5.
+struct FixedSize {
+  int width;   ///< template width
+  int height;  ///< template height
+};
+/// Every size variant 6 has a kernel for.
+const std::vector<FixedSize>& fixed_template_sizes();
+
+/// Dynamic shared memory of the book's shared-memory kernels (variants 3 to 6) for a
+/// template of \p template_width x \p template_height: rows of wTile + wTemplate - 1 bytes
+/// rounded up to 64 (SharedPitch), blockDim.y + hTemplate - 1 of them.
+std::size_t book_shared_bytes(int template_width, int template_height);
+/// Dynamic shared memory of variant 7's kernel (the image tile and the box sums).
+std::size_t dp4a_shared_bytes(int template_width, int template_height);
+/// Dynamic shared memory of variant 8's kernel (the image tile and the box sums).
+std::size_t tensor_shared_bytes(int template_width, int template_height);
+
+/// The smallest even m >= \p n (n >= 1) whose only prime factors are 2, 3, 5 and 7: the FFT
+/// sizes of variant 9 (cuFFT transforms such sizes fastest).
+inline int good_fft_size(int n) {
+  for (int m = n < 2 ? 2 : n;; ++m) {
+    if (m % 2 != 0) continue;
+    int r = m;
+    for (int p : {2, 3, 5, 7})
+      while (r % p == 0) r /= p;
+    if (r == 1) return m;
+  }
+}
+
+/// Finds the peak of \p count (below 2^32) coefficients on the GPU (atomicMax over packed
+/// keys): the largest value, ties to the lowest index, NaN never. \p scratch is one 64-bit
+/// word of device memory. Synchronizes \p stream to return the result.
+Peak gpu_peak(const float* coefficients, int width, std::size_t count,
+              unsigned long long* scratch, cudaStream_t stream);
+
+/// One row of the variant table (variants.cu). The variant's kernel file is
+/// `kernels/NN_name.cuh`, NN the id in two digits; variant 0, the CPU, is reference.h.
+struct Variant {
+  const char* id;       ///< "0" ... in the text's order
+  const char* name;     ///< "tex_tex": the program is "corr_" + name
+  const char* title;    ///< one line for tables and --help
+  Launcher launch;      ///< the launcher; null for variant 0 (the CPU)
+  Preparer prepare;     ///< the template-only preparation; null for variant 0
+  Path path;            ///< the path the launcher takes when it does not fall back
+  hb::Needs needs = {};  ///< the GPU its headline form (path) needs, and what runs below it
+  Path path_below = Path::Cpu;  ///< the path it takes below needs.cc (when needs.below is set)
+
+  /// The path the launcher takes on the current GPU when shared memory does not force a
+  /// fallback: \p path, or \p path_below in code built below needs.cc.
+  Path path_here() const {
+    return hb::form_here(needs) == hb::Form::Headline ? path : path_below;
+  }
+  /// "corr_tex_tex": the name of the variant's program.
+  std::string program() const { return std::string("corr_") + name; }
+  /// Whether this is the CPU reference.
+  bool is_cpu() const { return launch == nullptr; }
+};
+
+/// Every variant, variant 0 (the reference) first.
+const std::vector<Variant>& variants();
+/// The variant with id \p id ("4"); throws hb::UsageError listing the valid ids.
+inline const Variant& find_variant(std::string_view id) { return hb::find_row(variants(), id); }
+
+/// The template statistics a kernel needs, precomputed on the host.
+struct DeviceTemplate {
+  int n = 0;             ///< template pixels, \f$N\f$
+  int sum = 0;           ///< \f$\sum T\f$
+  float variance = 0.f;  ///< \f$N\sum T^2 - (\sum T)^2\f$ (exact integer, rounded to float once)
+};
+
+/// The device form of \p t.
+/// \param t the template's statistics
+inline DeviceTemplate device_template(const TemplateStats& t) {
+  return DeviceTemplate{static_cast<int>(t.n), static_cast<int>(t.sum), static_cast<float>(t.variance)};
+}
+
+/// Throws std::logic_error unless exactly one of \p out's pointers is set.
+/// \param out the output of a launch
+inline void check_output(const Output& out) {
+  if ((out.coefficients == nullptr) == (out.sums == nullptr))
+    throw std::logic_error("ch15: an Output needs exactly one of coefficients and sums");
+}
+
+using hb::ceil_div;
+/// \p a rounded up to a multiple of \p b (a >= 0, b > 0).
+constexpr int round_up(int a, int b) { return (a + b - 1) / b * b; }
+
+// ---- The programs: problem, reference, measurement (harness.cpp) ---------------------------
+
+/// The chapter's own flags (the book's option table), beyond the shared ones of hb::Cli.
+struct ProblemOptions {
+  std::string input;        ///< --input FILE.pgm; empty: the generated coin scene
+  int x_template = 0;       ///< --xTemplate (used when given, see given)
+  int y_template = 0;       ///< --yTemplate
+  int w_template = 0;       ///< --wTemplate
+  int h_template = 0;       ///< --hTemplate
+  int pad_width = 0;        ///< --padWidth (0: no padding)
+  int pad_height = 0;       ///< --padHeight
+  std::string output;       ///< --output FILE.pgm: the coefficients as a picture
+  std::string write_input;  ///< --write-input FILE.pgm: the (padded) input image
+  bool given_x = false, given_y = false, given_w = false, given_h = false;  ///< which were set
+  bool given_pad_width = false, given_pad_height = false;                   ///< which were set
+};
+
+/// Adds the chapter's flags to \p app (--input, --xTemplate, --yTemplate, --wTemplate,
+/// --hTemplate, --padWidth, --padHeight, --output, --write-input).
+/// \param app the program's CLI11 application (hb::Cli::app())
+/// \param options receives the values
+void add_problem_options(CLI::App& app, ProblemOptions& options);
+
+/// Records which of the chapter's flags were given (call after parsing).
+/// \param app the parsed application
+/// \param options the values to complete
+void note_given_options(const CLI::App& app, ProblemOptions& options);
+
+/// What a program correlates.
+struct Problem {
+  hb::GrayImage image;       ///< the image, padded if asked
+  Template tmpl;             ///< the template, cut from the image
+  std::string source;        ///< where the image came from, for reports
+  int original_width = 0;    ///< before padding
+  int original_height = 0;   ///< before padding
+  int focus_x = 0;           ///< centre of the default template (the sweep centres on it)
+  int focus_y = 0;           ///< centre of the default template
+};
+
+/// Enlarges \p image to \p width x \p height pixels (the book's --padWidth / --padHeight):
+/// the image keeps its place at the top left, and the new pixels are deterministic noise
+/// (the correlation has no data dependence, so any content measures the same).
+/// \param image the image to pad
+/// \param width new width, at least image.width
+/// \param height new height, at least image.height
+/// \param seed seed of the noise
+/// \throws hb::UsageError when the new size is smaller than the image or too large
+hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::uint64_t seed);
+
+/// Builds the image and the template from \p options: the coin scene (seed \p seed) or
+/// --input, padding, and the template (by default the scene's dime at (210, 148), 52 x 52;
+/// with --input a 52 x 52 square at the image's centre). Throws hb::UsageError for every bad
+/// combination: one of --padWidth/--padHeight alone, padding smaller than the image, a
+/// template outside the image, of zero or negative size, too large, or flat; a missing or
+/// malformed PGM file.
+/// \param options the chapter's flags
+/// \param seed the seed of the coin scene and of the padding
+Problem make_problem(const ProblemOptions& options, std::uint64_t seed);
+
+/// The CPU reference for one template: exact sums and coefficients, and how long they took.
+struct Reference {
+  std::vector<ExactSums> sums;
+  std::vector<double> coefficients;
+  Peak peak;
+  double ms = 0.0;   ///< wall time of computing both
+  int threads = 0;   ///< CPU threads used
+};
+
+/// Computes the CPU reference of \p image and \p tmpl with all hardware threads.
+/// \param image the image
+/// \param tmpl the template
+Reference compute_reference(const hb::GrayImage& image, const Template& tmpl);
+
+/// One measured variant.
+struct Measurement {
+  Path path = Path::Cpu;     ///< the kernel that ran
+  double median_ms = 0.0;    ///< median time of one call
+  bool checked = false;      ///< false with --no-check
+  bool sums_exact = true;    ///< every sum equals the CPU's
+  bool coefficients_ok = true;     ///< every coefficient within kCoefficientTolerance
+  double max_error = 0.0;          ///< largest |GPU - CPU| coefficient difference
+  std::string failure;             ///< what differed (first and last mismatches)
+  Peak peak;                       ///< the GPU's peak (argmax of its coefficients)
+  bool ok() const { return sums_exact && coefficients_ok; }
+};
+
+/// Runs GPU variants on one image: owns the workspace, the stream and the output buffers.
+class Bench {
+ public:
+  /// Uploads \p image (needs a current device).
+  /// \param image the image to correlate
+  explicit Bench(const hb::GrayImage& image);
+  /// Makes \p tmpl the template of the following runs.
+  /// \param tmpl the template
+  void set_template(const Template& tmpl);
+  /// Runs variant \p v: its preparation (untimed); with a reference, one call of its sums
+  /// twin and one of its coefficient kernel into poisoned buffers, both checked; then
+  /// \p iters timed calls (CUDA events, median, after 2 untimed); then the last call's
+  /// coefficients are checked again and its peak found.
+  /// \param v a GPU variant
+  /// \param iters timed repetitions (0: only the checked calls, no timing)
+  /// \param reference the CPU reference, or null to skip the checks
+  Measurement run(const Variant& v, int iters, const Reference* reference);
+  /// The coefficients of the last run (host copy).
+  const std::vector<float>& coefficients() const { return host_coefficients_; }
+  /// The workspace (tests lower its shared-memory limit).
+  Workspace& workspace() { return ws_; }
+
+ private:
+  Workspace ws_;
+  hb::Stream stream_;
+  hb::DeviceBuffer<float> coefficients_;
+  hb::DeviceBuffer<CorrSums> sums_;
+  hb::DeviceBuffer<unsigned long long> peak_scratch_;
+  std::vector<float> host_coefficients_;
+  std::vector<CorrSums> host_sums_;
+};
+
+/// Compares GPU sums with the CPU's exactly; returns an empty string when all agree, else
+/// how many differ and the first and last few.
+/// \param got the GPU's sums
+/// \param want the CPU's
+/// \param width image width (for positions)
+std::string compare_sums(const std::vector<CorrSums>& got, const std::vector<ExactSums>& want, int width);
+
+/// The 9 x 9 coefficients around (\p cx, \p cy), clamped to the image (section 15.2's table).
+/// \param coefficients width x height values
+/// \param width columns
+/// \param height rows
+/// \param cx centre column
+/// \param cy centre row
+std::vector<std::vector<double>> neighbourhood(const std::vector<double>& coefficients, int width,
+                                               int height, int cx, int cy);
+
+/// main() of the per-variant programs: runs variant \p id alone on the default scene (or
+/// the flags' image and template), checks it against the CPU and prints its rate.
+/// \param program the program's name
+/// \param id the variant's id
+/// \param argc argument count
+/// \param argv arguments
+int variant_program_main(const char* program, const char* id, int argc, char** argv);
+
+/// main() of the driver normalized_cross_correlation: the neighbourhood table, every
+/// variant's rate, and with --sweep the template-size sweep.
+/// \param argc argument count
+/// \param argv arguments
+int driver_main(int argc, char** argv);
+
+#if defined(__CUDACC__)
+// [corr-value]
+/// CorrelationValue() of section 15.1: the coefficient from the three image sums and the
+/// template's precomputed statistics. The book computes the numerator and the image's
+/// variance term in float, where \f$N\sum IT\f$ and \f$\sum I \sum T\f$ are close large
+/// numbers whose difference loses most of float's 24 bits. We form both in 64-bit integers,
+/// where they are exact (each product is below \f$2^{49}\f$), and round only the results;
+/// a flat window (variance 0) gives 0 instead of a division by zero.
+__device__ __forceinline__ float correlation_value(unsigned sum_i, unsigned sum_isq, unsigned sum_it,
+                                                  const DeviceTemplate& t) {
+  const long long numerator =
+      static_cast<long long>(t.n) * sum_it - static_cast<long long>(sum_i) * t.sum;
+  const long long variance =
+      static_cast<long long>(t.n) * sum_isq - static_cast<long long>(sum_i) * sum_i;
+  if (variance <= 0 || !(t.variance > 0.0f)) return 0.0f;
+  // Multiplying by the reciprocal square root is faster than dividing by the square root.
+  return static_cast<float>(numerator) * rsqrtf(static_cast<float>(variance) * t.variance);
+}
+// [corr-value]
+
+// [corr-store]
+/// The end of every kernel: output pixel index gets the coefficient, or in the sums twin
+/// (kSums) the three sums themselves, so that they can be compared with the CPU bit for
+/// bit (section 15.6).
+template <bool kSums>
+__device__ __forceinline__ void store_result(const Output& out, std::size_t index, unsigned sum_i,
+                                             unsigned sum_isq, unsigned sum_it, const DeviceTemplate& t) {
+  if constexpr (kSums) {
+    out.sums[index] = CorrSums{sum_i, sum_isq, sum_it};
+  } else {
+    out.coefficients[index] = correlation_value(sum_i, sum_isq, sum_it, t);
+  }
+}
+// [corr-store]
+
+/// The dynamic shared memory of a launch, viewed as an array of T: one `extern __shared__`
+/// array for every kernel of a translation unit (declaring it with a different type in each
+/// kernel is an error), aligned for any type we store.
+template <typename T>
+__device__ __forceinline__ T* dynamic_shared() {
+  extern __shared__ __align__(16) unsigned char ch15_dynamic_shared[];
+  return reinterpret_cast<T*>(ch15_dynamic_shared);
+}
+#endif
 
 }  // namespace ch15

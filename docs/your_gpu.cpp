@@ -30,7 +30,7 @@
 #include "nbody_variants.h"
 #endif
 #ifdef HB_HAVE_CH15
-#include "correlation_variants.h"
+#include "correlation.h"
 #endif
 #ifdef HB_HAVE_HISTOGRAM
 #include "histogram.h"

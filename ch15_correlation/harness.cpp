@@ -7,8 +7,6 @@
 // (G tpx/s, 1e9 per second: the inner-loop iterations of section 15.7). Each variant's sums
 // twin is checked against the CPU bit for bit, and its coefficients within
 // kCoefficientTolerance, before and after the timed repetitions.
-#include "correlation_harness.h"
-
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -17,8 +15,11 @@
 #include <sstream>
 #include <thread>
 
-#include "correlation_launchers.h"
+#include <CLI/CLI.hpp>
+
+#include "correlation.h"
 #include "hb/bandwidth.h"
+#include "hb/bench.h"
 #include "hb/capability.h"
 #include "hb/cli.h"
 #include "hb/coin_scene.h"
@@ -30,6 +31,7 @@
 #include "hb/random.h"
 #include "hb/report.h"
 #include "hb/timing.h"
+#include "reference.h"
 
 namespace ch15 {
 
@@ -106,15 +108,20 @@ std::string describe_template(const Template& t) {
          ", " + std::to_string(t.y) + "), " + std::to_string(t.stats.n) + " pixels";
 }
 
-void add_device_facts(hb::Report& r, const hb::DeviceInfo& dev) {
-  r.fact("gpu", dev.name);
-  r.fact("compute capability", hb::capability_summary());
+// The standard facts: program, command, date and, with a GPU (\p dev), the GPU and what runs
+// in place of a variant whose headline form this GPU or build lacks.
+void add_run_facts(hb::Report& r, const std::string& program, const std::string& command,
+                   const hb::DeviceInfo* dev) {
+  if (dev == nullptr) {
+    r.fact("program", program);
+    r.fact("command", command);
+    r.fact("date", hb::today_utc());
+    return;
+  }
+  hb::add_run_facts(r, program, command, *dev);
   for (const auto& v : variants())
     if (const std::string note = hb::form_note(v.needs); !note.empty())
       r.fact("variant " + std::string(v.id) + " " + v.name, note);
-  r.fact("SMs", std::to_string(dev.sm_count));
-  r.fact("driver", hb::driver_version_text());
-  r.fact("CUDA runtime", hb::cuda_version_text(dev.runtime_version));
 }
 
 void add_rate_facts(hb::Report& r, const hb::CommonOptions& opt) {
@@ -356,21 +363,20 @@ Measurement Bench::run(const Variant& v, int iters, const Reference* reference) 
       m.failure = "sums: " + diff;
     }
   }
-  hb::poison(coefficients_.data(), coefficients_.bytes(), 0xFF, stream_);
-  m.path = v.launch(ws_, coefficient_out, stream_);
-  if (reference != nullptr) {
-    fetch_coefficients();
-    check_coefficients("first call");
-  }
-  if (iters > 0) {
-    const hb::TimingStats t = hb::time_events(
-        [&](cudaStream_t st) { v.launch(ws_, coefficient_out, st); }, stream_, kWarmup, iters);
-    m.median_ms = t.median_ms;
-    fetch_coefficients();
-    if (reference != nullptr) check_coefficients("after the timed calls");
-  } else if (reference == nullptr) {
-    fetch_coefficients();
-  }
+  // One checked call, the timed calls (none for iters = 0), and the check again: what a call
+  // leaves behind (the constant template, the packed fragments) must not change the result.
+  int checks = 0;
+  const hb::Checked c = hb::measure_checked(
+      [&](cudaStream_t st) { hb::poison(coefficients_.data(), coefficients_.bytes(), 0xFF, st); },
+      [&](cudaStream_t st) { m.path = v.launch(ws_, coefficient_out, st); },
+      [&] {
+        fetch_coefficients();
+        check_coefficients(checks++ == 0 ? "first call" : "after the timed calls");
+        return m.coefficients_ok;
+      },
+      stream_, iters > 0 ? kWarmup : 0, iters, reference != nullptr);
+  m.median_ms = c.median_ms;
+  if (reference == nullptr) fetch_coefficients();
   m.peak = gpu_peak(coefficients_.data(), ws_.width(), n, peak_scratch_.data(), stream_);
   // The GPU's peak must be the peak of the very coefficients it searched.
   const Peak host = cpu_peak(host_coefficients_, ws_.width());
@@ -426,11 +432,8 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
     const std::size_t tpix = p.tmpl.pixels.size();
 
     hb::Report report(rate_columns());
-    report.fact("program", program);
-    report.fact("command", cli.command_line());
-    report.fact("date", hb::today_utc());
-
     if (v.is_cpu()) {
+      add_run_facts(report, program, cli.command_line(), nullptr);
       // The reference needs no GPU: this program runs anywhere.
       const Reference ref = compute_reference(p.image, p.tmpl);
       report.fact("image", describe_image(p));
@@ -446,7 +449,7 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
 
     hb::select_device(opt.device);
     const hb::DeviceInfo dev = hb::query_device(opt.device);
-    add_device_facts(report, dev);
+    add_run_facts(report, program, cli.command_line(), &dev);
     report.fact("image", describe_image(p));
     report.fact("template", describe_template(p.tmpl));
     Reference ref;
@@ -480,10 +483,7 @@ void run_sweep(const Problem& p, const hb::CommonOptions& opt, const SweepSettin
                const std::vector<const Variant*>& chosen, const hb::DeviceInfo& dev,
                const std::string& command, std::vector<std::string>& failures) {
   hb::Report r({"template", "w", "h", "id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "check"});
-  r.fact("program", "normalized_cross_correlation (template-size sweep, figure 15.6)");
-  r.fact("command", command);
-  r.fact("date", hb::today_utc());
-  add_device_facts(r, dev);
+  add_run_facts(r, "normalized_cross_correlation (template-size sweep, figure 15.6)", command, &dev);
   r.fact("image", describe_image(p));
   r.fact("templates", "squares centred at (" + std::to_string(p.focus_x) + ", " +
                           std::to_string(p.focus_y) + "), clamped to the image");
@@ -629,10 +629,7 @@ int driver_main(int argc, char** argv) {
       std::vector<float> picture = to_float(ref.coefficients);
       if (!only_neighbourhood) {
         hb::Report r(rate_columns());
-        r.fact("program", program);
-        r.fact("command", cli.command_line());
-        r.fact("date", hb::today_utc());
-        if (gpu_needed) add_device_facts(r, dev);
+        add_run_facts(r, program, cli.command_line(), gpu_needed ? &dev : nullptr);
         r.fact("image", describe_image(p));
         r.fact("template", describe_template(p.tmpl));
         r.fact("CPU threads", std::to_string(ref.threads));

@@ -1,41 +1,35 @@
 /// \file
-/// Compared with variant 7: the products run on the tensor cores. For one template row j,
-/// the contributions to 128 adjacent outputs of one row form a matrix product: with
-/// x = 8 m + n (m = 0..15, n = 0..7), output x needs \f$\sum_k A[m][k]\,B[k][n]\f$ where
-/// A[m][k] = image pixel 8 m + k of the row (a Hankel matrix: each row is the previous one
-/// moved by 8 pixels) and B[k][n] = T[j][k - n] (a Toeplitz matrix of the template row, zero
-/// outside it). That is one `mma.sync.m16n8k32` with unsigned 8-bit operands and 32-bit sums
-/// per 32 columns of k: 4096 multiply-adds in one warp instruction, against 128 per warp
-/// instruction for `__dp4a`. Each A register is one aligned word of the image tile, read
-/// straight from shared memory; the B fragments are packed once per template
-/// (corr_fragments.h) and read through the L1 cache. A warp computes 8 rows of 128 outputs;
-/// it walks the image rows once and uses each A fragment for all of its rows that the image
-/// row contributes to. \f$\sum I\f$ and \f$\sum I^2\f$ are box sums, as in variant 7.
+/// \brief Chapter 15, variant 8: 8-bit tensor cores, box sums (beyond the text).
 ///
 /// Matrix B has wTemplate + 7 non-zero rows (the template row at 8 shifts), so chunks of 32
-/// waste up to 7 + 31 products per row: 81% of the products are useful for 52 x 52, 50% for
-/// 16 x 16. The 32-bit accumulators wrap around, which is harmless: every sum is below
+/// waste up to 7 + 31 products per row: 81% of the products are useful for 52 x 52, 50% for 16
+/// x 16. The 32-bit accumulators wrap around, which is harmless: every sum is below
 /// \f$2^{32}\f$ and is read back as unsigned. `mma.sync` with 8-bit integers needs compute
 /// capability 8.0; on older devices variant 7 runs.
+/* [changed]
+Compared with variant 7: the products run on the tensor cores. For one template row j, the
+contributions to 128 adjacent outputs of one row form a matrix product: with x = 8 m + n (m =
+0..15, n = 0..7), output x needs the sum over k of A[m][k] B[k][n] where A[m][k] = image pixel 8
+m + k of the row (a Hankel matrix: each row is the previous one moved by 8 pixels) and B[k][n] =
+T[j][k - n] (a Toeplitz matrix of the template row, zero outside it). That is one
+`mma.sync.m16n8k32` with unsigned 8-bit operands and 32-bit sums per 32 columns of k: 4096
+multiply-adds in one warp instruction, against 128 per warp instruction for `__dp4a`. Each A
+register is one aligned word of the image tile, read straight from shared memory; the B
+fragments are packed once per template (fragments.h) and read through the L1 cache. A warp
+computes 8 rows of 128 outputs; it walks the image rows once and uses each A fragment for all of
+its rows that the image row contributes to. SumI and SumISq are box sums, as in variant 7.
+[changed] */
 #pragma once
 
-#include "corr_fused.cuh"
+#include "07_dp4a.cuh"
 #include "hb/capability.h"
-#include "correlation_launchers.h"
 
 namespace ch15 {
 
 // [corr8-mma]
 /// D = A B + D for one m16n8k32 tile with unsigned 8-bit A (16 x 32, row-major) and B
 /// (32 x 8, column-major) and 32-bit accumulators; every lane passes its fragment registers
-/// (layout in corr_fragments.h).
-/// \param d the four accumulator registers of this lane
-/// \param a0 A register 0
-/// \param a1 A register 1
-/// \param a2 A register 2
-/// \param a3 A register 3
-/// \param b0 B register 0
-/// \param b1 B register 1
+/// (layout in fragments.h).
 __device__ __forceinline__ void mma_u8_m16n8k32(int (&d)[4], unsigned a0, unsigned a1, unsigned a2,
                                                 unsigned a3, unsigned b0, unsigned b1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -52,21 +46,6 @@ __device__ __forceinline__ void mma_u8_m16n8k32(int (&d)[4], unsigned a0, unsign
 
 // [corr8-kernel]
 /// Variant 8: \f$\sum IT\f$ on the tensor cores, the other sums as box sums.
-/// \tparam kSums true for the sums twin
-/// \param out where to write
-/// \param image the image rows (Workspace::image_rows())
-/// \param pitch bytes from one image row to the next
-/// \param w image width
-/// \param h image height
-/// \param x_off horizontal window offset
-/// \param y_off vertical window offset
-/// \param w_t template width
-/// \param h_t template height
-/// \param chunks 32-wide chunks of K per template row (tensor_chunks())
-/// \param layout the shared-memory layout (tile_words = tensor_tile_words(chunks))
-/// \param fragments the B fragments (pack_tensor_template()), two words per lane
-/// \param t the template's statistics
-/// \pre blockDim = (128, 1, 1); dynamic shared memory holds layout.bytes()
 template <bool kSums>
 __global__ void __launch_bounds__(kFusedThreads)
     corr_tensor_kernel(Output out, const std::uint8_t* __restrict__ image, std::size_t pitch, int w,
@@ -145,10 +124,6 @@ std::size_t tensor_shared_bytes(int template_width, int template_height) {
 /// Variant 8's launcher: the tensor-core kernel, variant 7 below compute capability 8.0 (the
 /// capability the code was built for: hb::code_capability()), or
 /// variant 5 when the block would need more shared memory than it may have.
-/// \param ws the workspace: image, template
-/// \param out where to write (coefficients or sums)
-/// \param stream the stream
-/// \return Path::Tensor, or the path of the variant it fell back to
 Path corr8_tensor(Workspace& ws, const Output& out, cudaStream_t stream) {
   check_output(out);
   if (hb::code_capability() < 80) return corr7_dp4a(ws, out, stream);

@@ -1,30 +1,52 @@
-// The workspace: the image and the template on the device, as textures and in linear memory.
-#include "correlation_launch.h"
-
+// The variant table of chapter 15. Every kernel file of kernels/ is compiled here, once (CMake
+// lists them in corr__kernels.cuh), so a launcher needs no declaration: adding a variant is one
+// file in kernels/ and one row below. One translation unit also means one `__constant__`
+// template (g_Tpix) for variants 2 to 6: constant memory belongs to a module.
+//
+// Below the table: the workspace (the image and the template on the device, as textures and in
+// linear memory) and the GPU's peak finder.
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 #include <utility>
 
+#include "corr__kernels.cuh"
+#include "correlation.h"
 #include "hb/capability.h"
 #include "hb/error.h"
 
 namespace ch15 {
 
-const char* to_string(Path p) {
-  switch (p) {
-    case Path::Cpu: return "cpu";
-    case Path::TexTex: return "tex_tex";
-    case Path::TexConstant: return "tex_constant";
-    case Path::Shared: return "shared";
-    case Path::SharedUmul24: return "shared_umul24";
-    case Path::Shared4: return "shared4";
-    case Path::SharedFixed: return "shared_fixed";
-    case Path::Dp4a: return "dp4a";
-    case Path::Tensor: return "tensor";
-    case Path::Fft: return "fft";
-  }
-  return "?";
+const std::vector<Variant>& variants() {
+  // clang-format off
+  static const std::vector<Variant> table = {
+    {"0", "cpu", "CPU reference: exact 64-bit sums, coefficient in double (15.1)",
+     nullptr, nullptr, Path::Cpu},
+    {"1", "tex_tex", "image and template in textures (listings 15.1, 15.2)",
+     corr1_tex_tex, prepare_nothing, Path::TexTex},
+    {"2", "tex_constant", "template in constant memory (listings 15.3, 15.4)",
+     corr2_tex_constant, prepare_constant_template, Path::TexConstant},
+    {"3", "shared", "image tile in shared memory (listings 15.5, 15.6)",
+     corr3_shared, prepare_constant_template, Path::Shared},
+    {"4", "shared_umul24", "24-bit multiplies, the SM 1.x path (15.5.1)",
+     corr4_shared_umul24, prepare_constant_template, Path::SharedUmul24},
+    {"5", "shared4", "inner loop unrolled by 4 (15.5.2)",
+     corr5_shared4, prepare_constant_template, Path::Shared4},
+    {"6", "shared_fixed", "template size known at compile time (15.7)",
+     corr6_shared_fixed, prepare_constant_template, Path::SharedFixed},
+    {"7", "dp4a", "packed byte dot products, box sums (beyond the text)",
+     corr7_dp4a, prepare7_dp4a, Path::Dp4a},
+    {"8", "tensor", "8-bit tensor cores, box sums (beyond the text)",
+     corr8_tensor, prepare8_tensor, Path::Tensor,
+     {80, "variant 7's byte dot products (__dp4a): no 8-bit mma.sync before 8.0"}, Path::Dp4a},
+    {"9", "fft", "FFT numerator, summed-area tables (15.8, Lewis)",
+     corr9_fft, prepare9_fft, Path::Fft},
+    {"10", "shared_async", "image tiles staged by cuda::memcpy_async, double-buffered",
+     corr10_shared_async, prepare_constant_template, kPathSharedAsync},
+  };
+  // clang-format on
+  return table;
 }
 
 namespace {
@@ -137,6 +159,66 @@ void allow_shared_memory(const void* kernel, std::size_t bytes) {
   HB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(bytes)));
   have = bytes;
+}
+
+// ---- The peak ----------------------------------------------------------------------------
+// Peak finding: where does the template match best? One pass over the coefficients; each
+// warp reduces (value, index) keys with shuffles and one lane per warp takes a 64-bit
+// atomicMax. A key packs the coefficient, mapped to an unsigned integer that sorts like the
+// float, above the complement of the index, so that the largest key is the largest value
+// and, among equal values, the first index.
+
+namespace {
+
+__device__ __forceinline__ unsigned long long peak_key(float v, unsigned index) {
+  const unsigned bits = __float_as_uint(v);
+  const unsigned ordered = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+  return (static_cast<unsigned long long>(ordered) << 32) | (0xffffffffu - index);
+}
+
+// [corr-peak-kernel]
+__global__ void peak_kernel(const float* __restrict__ values, std::size_t n, unsigned long long* best) {
+  unsigned long long key = 0;  // below every real key: "nothing found"
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const float v = values[i];
+    if (v == v) {  // NaN never wins
+      const unsigned long long k = peak_key(v, static_cast<unsigned>(i));
+      key = k > key ? k : key;
+    }
+  }
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    const unsigned long long other = __shfl_down_sync(0xffffffffu, key, offset);
+    key = other > key ? other : key;
+  }
+  if ((threadIdx.x & 31) == 0 && key != 0) atomicMax(best, key);
+}
+// [corr-peak-kernel]
+
+}  // namespace
+
+Peak gpu_peak(const float* coefficients, int width, std::size_t count, unsigned long long* scratch,
+              cudaStream_t stream) {
+  if (count >= 0xffffffffull) throw std::logic_error("gpu_peak: at most 2^32 - 1 values");
+  HB_CUDA_CHECK(cudaMemsetAsync(scratch, 0, sizeof(unsigned long long), stream));
+  const std::size_t blocks = (count + 255) / 256;
+  peak_kernel<<<static_cast<int>(blocks > 2048 ? 2048 : (blocks < 1 ? 1 : blocks)), 256, 0, stream>>>(
+      coefficients, count, scratch);
+  HB_CHECK_LAUNCH();
+  unsigned long long key = 0;
+  HB_CUDA_CHECK(cudaMemcpyAsync(&key, scratch, sizeof key, cudaMemcpyDeviceToHost, stream));
+  HB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  Peak p;
+  if (key == 0) return p;
+  const unsigned index = 0xffffffffu - static_cast<unsigned>(key & 0xffffffffu);
+  const unsigned ordered = static_cast<unsigned>(key >> 32);
+  const unsigned bits = (ordered & 0x80000000u) ? (ordered & 0x7fffffffu) : ~ordered;
+  float value = 0.0f;
+  std::memcpy(&value, &bits, sizeof value);
+  p.x = static_cast<int>(index % static_cast<unsigned>(width));
+  p.y = static_cast<int>(index / static_cast<unsigned>(width));
+  p.value = value;
+  return p;
 }
 
 }  // namespace ch15

@@ -1,38 +1,29 @@
 /// \file
-/// Compared with variant 5: the template's width and height become template parameters of
-/// the kernel (section 15.7), so the compiler knows every loop bound: it unrolls each row of
-/// the template completely (small templates entirely), computes the shared-memory and
-/// constant-memory offsets at compile time, and keeps fewer loop counters. The book specialized 8 x 8; we compile 8 x 8, 16 x 16 and the
-/// default 52 x 52. Any other size runs variant 5's kernel (the result says so).
-///
-/// Knowing the sizes, the compiler also hoists loads far ahead of their use: with 16 x 16
-/// unrolled completely it kept 255 registers per thread and fitted one block per SM. So
-/// taller templates are unrolled two rows at a time, and `__launch_bounds__` asks for four
-/// blocks per SM (at most 64 registers), which ptxas meets without spilling.
+/// \brief Chapter 15, variant 6: template size known at compile time (15.7).
+/* [changed]
+Compared with variant 5: the template's width and height become template parameters of the
+kernel (section 15.7), so the compiler knows every loop bound: it unrolls each row of the
+template completely (small templates entirely), computes the shared-memory and constant-memory
+offsets at compile time, and keeps fewer loop counters. The book specialized 8 x 8; we compile 8
+x 8, 16 x 16 and the default 52 x 52. Any other size runs variant 5's kernel (the result says
+so).
+[changed] */
+/* [notes]
+Knowing the sizes, the compiler also hoists loads far ahead of their use: with 16 x 16 unrolled
+completely it kept 255 registers per thread (`nvcc -Xptxas -v`) and fitted one block per SM. So
+taller templates are unrolled two rows at a time, and `__launch_bounds__` asks for four blocks
+per SM (at most 64 registers), which ptxas meets without spilling.
+[notes] */
 #pragma once
 
 #include <vector>
 
-#include "corr5_shared4.cuh"
+#include "05_shared4.cuh"
 
 namespace ch15 {
 
 // [corr6-kernel]
 /// Variant 5's kernel for a template of W x H pixels known at compile time.
-/// \tparam W template width
-/// \tparam H template height
-/// \tparam kSums true for the sums twin
-/// \param out where to write
-/// \param image the image texture
-/// \param w image width
-/// \param h image height
-/// \param x_off horizontal window offset
-/// \param y_off vertical window offset
-/// \param w_t template width (equals W)
-/// \param h_t template height (equals H)
-/// \param w_tile output columns per block
-/// \param shared_pitch bytes per row of the shared tile
-/// \param t the template's statistics
 template <int W, int H, bool kSums>
 __global__ void __launch_bounds__(kBookTileWidth * kBookBlockHeight, 4) corr_shared_fixed_kernel(Output out, cudaTextureObject_t image, int w, int h,
                                          int x_off, int y_off, int w_t, int h_t, int w_tile,
@@ -76,10 +67,6 @@ const std::vector<FixedSize>& fixed_template_sizes() {
 
 // [corr6-dispatch]
 /// Variant 6's launcher: the kernel compiled for the template's size, or variant 5.
-/// \param ws the workspace: image, template
-/// \param out where to write (coefficients or sums)
-/// \param stream the stream
-/// \return Path::SharedFixed, Path::Shared4 for other sizes, or Path::TexTex after a fallback
 Path corr6_shared_fixed(Workspace& ws, const Output& out, cudaStream_t stream) {
   const Template& t = ws.tmpl();
   if (t.width == 8 && t.height == 8)

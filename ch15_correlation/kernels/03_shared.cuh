@@ -1,19 +1,24 @@
 /// \file
-/// Compared with variant 2: a block first copies the image pixels it needs into shared
-/// memory and then computes its coefficients from there (listings 15.5 and 15.6). The
-/// outputs of a block form a tile of wTile x blockDim.y pixels (32 x 8); the block
-/// over-fetches the tile plus an apron of (wTemplate - 1) x (hTemplate - 1) pixels through
-/// the texture, which still handles the image edges, waits at a barrier, and then every
-/// thread reads its window from shared memory, where neighbouring windows overlap.
-///
-/// The shared memory a block needs grows with the template. The book compared it with
-/// sharedMemPerBlock (48 KB) and fell back to variant 1 above that. A Hopper block may use
-/// up to 227 KB, but only after the kernel opts in with cudaFuncSetAttribute(
-/// cudaFuncAttributeMaxDynamicSharedMemorySize); we opt in, and fall back only above the
-/// opt-in limit (or when the template does not fit constant memory).
+/// \brief Chapter 15, variant 3: image tile in shared memory (listings 15.5, 15.6).
+/* [changed]
+Compared with variant 2: a block first copies the image pixels it needs into shared memory and
+then computes its coefficients from there (listings 15.5 and 15.6). The outputs of a block form
+a tile of wTile x blockDim.y pixels (32 x 8); the block over-fetches the tile plus an apron of
+(wTemplate - 1) x (hTemplate - 1) pixels through the texture, which still handles the image
+edges, waits at a barrier, and then every thread reads its window from shared memory, where
+neighbouring windows overlap.
+[changed] */
+/* [notes]
+The host function checks whether a block would need more shared memory than it may have and runs
+variant 1 instead. The book compared with `sharedMemPerBlock`, 48 KB; a Hopper block may use up
+to 227 KB, but only after the kernel opts in with `cudaFuncSetAttribute(...,
+cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)`, which `ch15::allow_shared_memory()` does
+once per kernel and size. The tests lower the workspace's limit to reach the fallback on small
+images.
+[notes] */
 #pragma once
 
-#include "corr2_tex_constant.cuh"
+#include "02_tex_constant.cuh"
 
 namespace ch15 {
 
@@ -24,19 +29,6 @@ constexpr int kBookBlockHeight = 8;
 
 // [corr3-kernel]
 /// Listing 15.5: the block's image tile in shared memory, the template in constant memory.
-/// \tparam kSums true for the sums twin
-/// \param out where to write
-/// \param image the image texture
-/// \param w image width
-/// \param h image height
-/// \param x_off horizontal window offset
-/// \param y_off vertical window offset
-/// \param w_t template width
-/// \param h_t template height
-/// \param w_tile output columns per block
-/// \param shared_pitch bytes per row of the shared tile (a multiple of 64)
-/// \param t the template's statistics
-/// \pre dynamic shared memory holds shared_pitch x (blockDim.y + h_t - 1) bytes
 template <bool kSums>
 __global__ void corr_shared_kernel(Output out, cudaTextureObject_t image, int w, int h, int x_off,
                                    int y_off, int w_t, int h_t, int w_tile, int shared_pitch,
@@ -90,13 +82,6 @@ using BookSharedKernel = void (*)(Output, cudaTextureObject_t, int, int, int, in
 /// Listing 15.6: launches a shared-memory kernel, or variant 1 when the block would need
 /// more shared memory than it may have (or the template does not fit constant memory).
 /// Above 48 KB the kernel must opt in first (allow_shared_memory()).
-/// \param ws the workspace: image, template
-/// \param out where to write
-/// \param stream the stream
-/// \param coefficients_kernel the kernel that writes coefficients
-/// \param sums_kernel its sums twin
-/// \param path what to report when the kernel runs
-/// \return \p path, or Path::TexTex after a fallback
 Path launch_book_shared(Workspace& ws, const Output& out, cudaStream_t stream,
                         BookSharedKernel coefficients_kernel, BookSharedKernel sums_kernel, Path path) {
   check_output(out);

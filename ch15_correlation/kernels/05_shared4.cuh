@@ -1,24 +1,22 @@
 /// \file
-/// Compared with variant 4: back to 32-bit multiplies, and the inner loop is unrolled by
-/// four (section 15.5.2): four calls of corrSharedAccumulate() per iteration, then the
-/// remaining zero to three pixels of the row one at a time (the book's loop ran to
-/// wTemplate/4 and left them out). The text's motive was the four-way bank conflicts of
-/// byte reads on SM 1.x; on every later GPU the unrolled loop was still faster, because it
-/// spends fewer instructions on loop control and addresses per pixel.
+/// \brief Chapter 15, variant 5: inner loop unrolled by 4 (15.5.2).
+/* [changed]
+Compared with variant 4: back to 32-bit multiplies, and the inner loop is unrolled by four
+(section 15.5.2): four calls of corrSharedAccumulate() per iteration, then the remaining zero to
+three pixels of the row one at a time (the book's loop ran to wTemplate/4 and left them out).
+The text's motive was the four-way bank conflicts of byte reads on SM 1.x; on every later GPU
+the unrolled loop was still faster, because it spends fewer instructions on loop control and
+addresses per pixel.
+[changed] */
 #pragma once
 
-#include "corr4_shared_umul24.cuh"
+#include "04_shared_umul24.cuh"
 
 namespace ch15 {
 
 // [corr5-accumulate]
 /// corrSharedAccumulate() of section 15.5.2, without the bSM1 choice: adds one image pixel
-/// \p I and its template pixel \p T to the three sums.
-/// \param SumI \f$\sum I\f$ so far
-/// \param SumISq \f$\sum I^2\f$ so far
-/// \param SumIT \f$\sum IT\f$ so far
-/// \param I image pixel
-/// \param T template pixel
+/// I and its template pixel T to the three sums.
 __device__ __forceinline__ void corr_shared_accumulate(unsigned& SumI, unsigned& SumISq,
                                                        unsigned& SumIT, unsigned I, unsigned T) {
   SumI += I;
@@ -29,18 +27,6 @@ __device__ __forceinline__ void corr_shared_accumulate(unsigned& SumI, unsigned&
 
 // [corr5-kernel]
 /// Variant 3's kernel with the inner loop unrolled by four (the book's corrShared4).
-/// \tparam kSums true for the sums twin
-/// \param out where to write
-/// \param image the image texture
-/// \param w image width
-/// \param h image height
-/// \param x_off horizontal window offset
-/// \param y_off vertical window offset
-/// \param w_t template width
-/// \param h_t template height
-/// \param w_tile output columns per block
-/// \param shared_pitch bytes per row of the shared tile
-/// \param t the template's statistics
 template <bool kSums>
 __global__ void corr_shared4_kernel(Output out, cudaTextureObject_t image, int w, int h, int x_off,
                                     int y_off, int w_t, int h_t, int w_tile, int shared_pitch,

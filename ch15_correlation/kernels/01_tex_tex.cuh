@@ -1,31 +1,26 @@
 /// \file
-/// Compared with variant 0: the GPU computes every coefficient, one thread per output pixel
-/// (listings 15.1 and 15.2). Both the image and the template are read through the texture
-/// unit, which also handles the image's edges: fetches outside the image return the nearest
-/// edge pixel. The kernel is naive on purpose: each thread computes all five sums, including
-/// the template's own SumT and SumTSq, which are the same for every thread.
-///
-/// The book bound the image and the template to texture references, global objects that
-/// CUDA 12 removed; we pass texture objects (cudaTextureObject_t) as kernel parameters.
-/// The sums are unsigned 32-bit integers, exact for every template we accept.
+/// \brief Chapter 15, variant 1: image and template in textures (listings 15.1, 15.2).
+/* [changed]
+Compared with variant 0: the GPU computes every coefficient, one thread per output pixel
+(listings 15.1 and 15.2). Both the image and the template are read through the texture unit,
+which also handles the image's edges: fetches outside the image return the nearest edge pixel.
+The kernel is naive on purpose: each thread computes all five sums, including the template's own
+SumT and SumTSq, which are the same for every thread.
+[changed] */
+/* [notes]
+The book bound the image and the template to texture references, global objects that CUDA 12
+removed; we pass texture objects (`cudaTextureObject_t`), created once per image over a
+`cudaArray` with clamp addressing and point sampling, as kernel parameters. The sums are
+unsigned 32-bit integers, exact for every template we accept.
+[notes] */
 #pragma once
 
-#include "corr_common.cuh"
+#include "correlation.h"
 
 namespace ch15 {
 
 // [corr1-kernel]
 /// Listing 15.1: one thread per output pixel; all five sums, template statistics included.
-/// \tparam kSums true for the sums twin (writes the three image sums)
-/// \param out where to write
-/// \param image the image texture (clamp addressing, point sampling)
-/// \param templ the template texture
-/// \param w image width (= output width)
-/// \param h image height
-/// \param x_off horizontal offset of each output's window (-wTemplate/2)
-/// \param y_off vertical offset (-hTemplate/2)
-/// \param w_t template width
-/// \param h_t template height
 template <bool kSums>
 __global__ void corr_tex_tex_kernel(Output out, cudaTextureObject_t image, cudaTextureObject_t templ,
                                     int w, int h, int x_off, int y_off, int w_t, int h_t) {
@@ -59,10 +54,6 @@ __global__ void corr_tex_tex_kernel(Output out, cudaTextureObject_t image, cudaT
 // [corr1-launch]
 /// Listing 15.2: the host function launches one thread per output pixel in blocks of
 /// 32 x 8 threads. Later launchers choose between kernels; this one has no choice to make.
-/// \param ws the workspace: image, template
-/// \param out where to write (coefficients or sums)
-/// \param stream the stream
-/// \return Path::TexTex
 Path corr1_tex_tex(Workspace& ws, const Output& out, cudaStream_t stream) {
   check_output(out);
   const Template& t = ws.tmpl();

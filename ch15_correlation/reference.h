@@ -1,12 +1,15 @@
 /// \file
-/// Variant 0 is the reference: the CPU computes the three sums of every output pixel
-/// directly, one template pixel at a time, as 64-bit integers, and the coefficient in double
-/// from them and the template's statistics, which it computes once (section 15.1). Every GPU
-/// variant is checked against it: the sums bit for bit, the coefficients within
-/// kCoefficientTolerance. Its rate is the "x CPU" column's reference (all hardware threads).
+/// \brief Chapter 15, variant 0: the CPU reference, and the host-side pieces of the chapter.
 ///
-/// This header also holds the other host-side pieces of the chapter: summed-area tables,
-/// the peak, and the log transform that turns coefficients into a picture (figure 15.2).
+/// This header also holds the other host-side pieces of the chapter: summed-area tables, the
+/// peak, and the log transform that turns coefficients into a picture (figure 15.2).
+/* [changed]
+Variant 0 is the reference: the CPU computes the three sums of every output pixel directly, one
+template pixel at a time, as 64-bit integers, and the coefficient in double from them and the
+template's statistics, which it computes once (section 15.1). Every GPU variant is checked
+against it: the sums bit for bit, the coefficients within kCoefficientTolerance. Its rate is the
+"x CPU" column's reference (all hardware threads).
+[changed] */
 #pragma once
 
 #include <cstddef>
@@ -17,13 +20,6 @@
 #include "hb/pgm.h"
 
 namespace ch15 {
-
-/// The three sums of one output pixel in 64-bit integers.
-struct ExactSums {
-  std::int64_t sum_i = 0;
-  std::int64_t sum_isq = 0;
-  std::int64_t sum_it = 0;
-};
 
 /// The sums of every output pixel (row-major, image size), computed directly: for each
 /// output, every template pixel times its image pixel (clamped at the edges), in 64-bit

@@ -1,17 +1,22 @@
 /// \file
-/// Compared with variant 1: the template moves to `__constant__` memory and its statistics
-/// are computed once, on the host (listings 15.3 and 15.4). Every thread of a warp reads
-/// the same template pixel at the same time, which is exactly the access the constant cache
-/// broadcasts in one transaction; the kernel computes three sums instead of five. The image
-/// still comes through the texture unit.
-///
-/// Constant memory holds 64 KB per module; a template larger than kConstantTemplateBytes
-/// runs variant 1 instead (the result says which path ran).
+/// \brief Chapter 15, variant 2: template in constant memory (listings 15.3, 15.4).
+/* [changed]
+Compared with variant 1: the template moves to `__constant__` memory and its statistics are
+computed once, on the host (listings 15.3 and 15.4). Every thread of a warp reads the same
+template pixel at the same time, which is exactly the access the constant cache broadcasts in
+one transaction; the kernel computes three sums instead of five. The image still comes through
+the texture unit.
+[changed] */
+/* [notes]
+Constant memory holds 64 KB per module. Variants 2 to 6 share one array of 65280 bytes,
+`g_Tpix`, in one translation unit; a larger template runs variant 1 instead, and the result says
+which path ran.
+[notes] */
 #pragma once
 
 #include <cstdint>
 
-#include "corr1_tex_tex.cuh"
+#include "01_tex_tex.cuh"
 
 namespace ch15 {
 
@@ -26,8 +31,6 @@ static std::uint64_t g_Tpix_template = 0;
 /// Listing 15.3's CopyToTemplate(): copies the template's pixels to constant memory. The
 /// statistics that the book also copied there (SumT, fDenomExp, the pixel count) are
 /// kernel parameters here, computed once on the host (ch15::TemplateStats).
-/// \param ws the workspace whose template to upload
-/// \param stream the stream of the upload
 void prepare_constant_template(Workspace& ws, cudaStream_t stream) {
   const Template& t = ws.tmpl();
   if (!fits_constant_memory(t)) return;  // the launchers fall back to variant 1
@@ -46,16 +49,6 @@ inline void ensure_constant_template(Workspace& ws, cudaStream_t stream) {
 
 // [corr2-kernel]
 /// Listing 15.4: one thread per output pixel, the template from constant memory.
-/// \tparam kSums true for the sums twin
-/// \param out where to write
-/// \param image the image texture
-/// \param w image width
-/// \param h image height
-/// \param x_off horizontal window offset
-/// \param y_off vertical window offset
-/// \param w_t template width
-/// \param h_t template height
-/// \param t the template's statistics
 template <bool kSums>
 __global__ void corr_tex_constant_kernel(Output out, cudaTextureObject_t image, int w, int h,
                                          int x_off, int y_off, int w_t, int h_t, DeviceTemplate t) {

@@ -1,25 +1,28 @@
 /// \file
-/// Compared with variant 8: a different algorithm, the one the text recommends for
-/// further reading (J. P. Lewis, "Fast Normalized Cross-Correlation"). The numerator's sum
-/// \f$\sum IT\f$ at every output is a cross-correlation of the whole image with the
-/// template, which the convolution theorem turns into products of Fourier transforms:
-/// transform the image (padded to the clamped borders) and the template (zero-padded) to
-/// the same size, multiply one spectrum by the other's complex conjugate, transform back.
-/// The cost no longer depends on the template size, only on the padded image size. The
-/// denominator's sums \f$\sum I\f$ and \f$\sum I^2\f$ come from summed-area tables
-/// (integral images): four lookups per output.
+/// \brief Chapter 15, variant 9: FFT numerator, summed-area tables (15.8, Lewis).
 ///
-/// We use cuFFT in double precision (D2Z and Z2D). A sum \f$\sum IT\f$ is at most
-/// \f$65536 \cdot 65025 \approx 4.3 \cdot 10^9\f$, and the rounding error of a double FFT of a
-/// million points is many orders of magnitude below 0.5, so rounding the result to the
-/// nearest integer gives the exact sum: the FFT route passes the same bit-exact check as the
-/// direct kernels. The template's spectrum depends only on the template and is computed by
-/// the preparer; a launch pads the image, builds the two tables, transforms, multiplies,
-/// transforms back and writes the coefficients: seven kernels or library calls.
-///
-/// FFT sizes are the smallest even numbers of the form \f$2^a 3^b 5^c 7^d\f$ at least as
-/// large as the padded image, (W + wTemplate - 1) x (H + hTemplate - 1), so that the
-/// circular correlation of the FFT never wraps an output's window around.
+/// FFT sizes are the smallest even numbers of the form \f$2^a 3^b 5^c 7^d\f$ at least as large
+/// as the padded image, (W + wTemplate - 1) x (H + hTemplate - 1), so that the circular
+/// correlation of the FFT never wraps an output's window around.
+/* [changed]
+Compared with variant 8: a different algorithm, the one the text recommends for further reading
+(J. P. Lewis, "Fast Normalized Cross-Correlation"). The numerator's sum SumIT at every output is
+a cross-correlation of the whole image with the template, which the convolution theorem turns
+into products of Fourier transforms: transform the image (padded to the clamped borders) and the
+template (zero-padded) to the same size, multiply one spectrum by the other's complex conjugate,
+transform back. The cost no longer depends on the template size, only on the padded image size.
+The denominator's sums SumI and SumISq come from summed-area tables (integral images): four
+lookups per output.
+[changed] */
+/* [notes]
+We use cuFFT in double precision (D2Z and Z2D). A sum SumIT is at most 65536 x 65025, about 4.3
+billion, and the rounding error of a double FFT of a million points is many
+orders of magnitude below 0.5, so rounding the result to the nearest integer gives the exact
+sum: the FFT route passes the same bit-exact check as the direct kernels. The template's
+spectrum depends only on the template and is computed by the preparer; a launch pads the image,
+builds the two tables, transforms, multiplies, transforms back and writes the coefficients:
+seven kernels or library calls.
+[notes] */
 #pragma once
 
 #include <cufft.h>
@@ -27,8 +30,7 @@
 #include <cstdint>
 #include <string>
 
-#include "corr_common.cuh"
-#include "correlation_launchers.h"
+#include "correlation.h"
 
 namespace ch15 {
 
@@ -62,17 +64,6 @@ void destroy_fft_state(FftState* state) { delete state; }
 // [corr9-pad]
 /// The clamp-padded image as doubles: real[v][u] = I(clamp(u + x_off), clamp(v + y_off)) for
 /// u < pw and v < ph, 0 elsewhere in the fh x fw array.
-/// \param real the FFT input, fh x fw
-/// \param fw FFT columns
-/// \param fh FFT rows
-/// \param pw padded image columns
-/// \param ph padded image rows
-/// \param image the image rows
-/// \param pitch bytes per image row
-/// \param w image width
-/// \param h image height
-/// \param x_off horizontal window offset
-/// \param y_off vertical window offset
 __global__ void fft_pad_kernel(double* real, int fw, int fh, int pw, int ph,
                                const std::uint8_t* __restrict__ image, std::size_t pitch, int w,
                                int h, int x_off, int y_off) {
@@ -94,15 +85,6 @@ __global__ void fft_pad_kernel(double* real, int fw, int fh, int pw, int ph,
 /// First pass of the summed-area tables: one warp per row v of the padded image writes the
 /// inclusive prefix sums of P and P^2 along the row into row v + 1 (column 0 is 0). The warp
 /// scans 32 pixels at a time with shuffles and carries the total to the next 32.
-/// \param tables two tables of (ph + 1) x (pw + 1) words, S of P then S of P^2
-/// \param pw padded image columns
-/// \param ph padded image rows
-/// \param image the image rows
-/// \param pitch bytes per image row
-/// \param w image width
-/// \param h image height
-/// \param x_off horizontal window offset
-/// \param y_off vertical window offset
 __global__ void sat_rows_kernel(unsigned* tables, int pw, int ph, const std::uint8_t* __restrict__ image,
                                 std::size_t pitch, int w, int h, int x_off, int y_off) {
   const int lane = threadIdx.x & 31;
@@ -142,10 +124,6 @@ __global__ void sat_rows_kernel(unsigned* tables, int pw, int ph, const std::uin
 /// shared memory, and each thread then rewrites its segment starting from its offset.
 /// Unsigned sums wrap around, but the box sums taken from them are exact because each is
 /// below \f$2^{32}\f$.
-/// \param tables the two tables after sat_rows_kernel(); blockIdx.y picks the table
-/// \param pw padded image columns
-/// \param ph padded image rows
-/// \pre blockDim = (32, 32), gridDim = (ceil((pw + 1) / 32), 2)
 __global__ void sat_columns_kernel(unsigned* tables, int pw, int ph) {
   __shared__ unsigned totals[32][33];
   const int u = blockIdx.x * 32 + threadIdx.x;
@@ -174,9 +152,6 @@ __global__ void sat_columns_kernel(unsigned* tables, int pw, int ph) {
 // [corr9-multiply]
 /// spectrum[i] *= templ[i]: the image's spectrum times the template's conjugate spectrum
 /// (already scaled by 1 / (fw fh), the factor cuFFT's inverse leaves out).
-/// \param spectrum the image's spectrum, overwritten with the product
-/// \param templ the template's conjugate, scaled spectrum
-/// \param n complex elements
 __global__ void fft_multiply_kernel(cufftDoubleComplex* spectrum, const cufftDoubleComplex* __restrict__ templ,
                                     std::size_t n) {
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
@@ -202,18 +177,6 @@ __global__ void fft_conjugate_kernel(cufftDoubleComplex* templ, const cufftDoubl
 // [corr9-finish]
 /// The coefficients: \f$\sum IT\f$ is the correlation rounded to the nearest integer, the
 /// other two sums are box sums of the summed-area tables.
-/// \tparam kSums true for the sums twin
-/// \param out where to write
-/// \param correlation the inverse transform, fh x fw (row pitch fw)
-/// \param fw FFT columns
-/// \param tables the two summed-area tables
-/// \param pw padded image columns
-/// \param ph padded image rows
-/// \param w image width
-/// \param h image height
-/// \param w_t template width
-/// \param h_t template height
-/// \param t the template's statistics
 template <bool kSums>
 __global__ void fft_finish_kernel(Output out, const double* __restrict__ correlation, int fw,
                                   const unsigned* __restrict__ tables, int pw, int ph, int w, int h,
@@ -288,10 +251,6 @@ void prepare9_fft(Workspace& ws, cudaStream_t stream) {
 
 // [corr9-launch]
 /// Variant 9's launcher: pad, tables, forward FFT, multiply, inverse FFT, coefficients.
-/// \param ws the workspace: image, template
-/// \param out where to write (coefficients or sums)
-/// \param stream the stream
-/// \return Path::Fft
 Path corr9_fft(Workspace& ws, const Output& out, cudaStream_t stream) {
   check_output(out);
   const Template& t = ws.tmpl();

@@ -5,6 +5,7 @@
 ///        `mma.m16n8k32`) on a machine without a GPU.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -44,7 +45,14 @@ struct FusedLayout {
 /// \param template_width template width
 /// \param template_height template height
 /// \param tile_words words per tile row (the kernel's own requirement)
-FusedLayout fused_layout(int template_width, int template_height, int tile_words);
+inline FusedLayout fused_layout(int template_width, int template_height, int tile_words) {
+  FusedLayout l;
+  l.tile_words = tile_words;
+  l.tile_rows = kFusedTileHeight + template_height - 1;
+  // An odd pitch puts the 32 rows a warp reads at once (one per lane) in 32 different banks.
+  l.box_pitch = (kFusedTileWidth + template_width - 1) | 1;
+  return l;
+}
 
 // ---- Variant 7: packed byte dot products -------------------------------------------------
 
@@ -59,12 +67,29 @@ struct Dp4aShape {
 };
 
 /// The word counts (NQ) the kernel of variant 7 is compiled for.
-const std::vector<int>& dp4a_word_counts();
+inline const std::vector<int>& dp4a_word_counts() {
+  static const std::vector<int> counts = {1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16};
+  return counts;
+}
 
 /// The shape for a template \p template_width pixels wide: the smallest compiled NQ that
 /// covers ceil((wTemplate + 3) / 4) words in one band, or bands of the largest NQ.
 /// \param template_width template width
-Dp4aShape dp4a_shape(int template_width);
+inline Dp4aShape dp4a_shape(int template_width) {
+  const int needed = (template_width + 3 + 3) / 4;  // ceil((w + 3) / 4)
+  Dp4aShape s;
+  const auto& counts = dp4a_word_counts();
+  const auto fit = std::lower_bound(counts.begin(), counts.end(), needed);
+  if (fit != counts.end()) {
+    s.words_per_band = *fit;
+    s.bands = 1;
+  } else {
+    s.words_per_band = counts.back();
+    s.bands = (needed + s.words_per_band - 1) / s.words_per_band;
+  }
+  s.tile_words = 31 + s.bands * s.words_per_band;
+  return s;
+}
 
 /// Byte \p e of packed template word \p qq of row \p j for the output at shift \p s within
 /// its word: T[j][4 qq + e - s], or 0 outside the template. An output at x = 4 k + s reads
@@ -73,13 +98,30 @@ Dp4aShape dp4a_shape(int template_width);
 /// \param j template row
 /// \param qq word index within the row, 0 <= qq
 /// \param s shift, 0..3
-std::uint32_t dp4a_template_word(const Template& t, int j, int qq, int s);
+inline std::uint32_t dp4a_template_word(const Template& t, int j, int qq, int s) {
+  std::uint32_t word = 0;
+  for (int e = 0; e < 4; ++e) {
+    const int i = 4 * qq + e - s;
+    if (i >= 0 && i < t.width) word |= static_cast<std::uint32_t>(t.at(i, j)) << (8 * e);
+  }
+  return word;
+}
 
 /// The packed template of variant 7: for each row j, band b and word q, four words (one per
 /// shift s = 0..3), in that order: element ((j x bands + b) x NQ + q) x 4 + s.
 /// \param t the template
 /// \param shape the shape from dp4a_shape()
-std::vector<std::uint32_t> pack_dp4a_template(const Template& t, const Dp4aShape& shape);
+inline std::vector<std::uint32_t> pack_dp4a_template(const Template& t, const Dp4aShape& shape) {
+  const int nq = shape.words_per_band;
+  std::vector<std::uint32_t> packed(static_cast<std::size_t>(t.height) * shape.bands * nq * 4);
+  for (int j = 0; j < t.height; ++j)
+    for (int b = 0; b < shape.bands; ++b)
+      for (int q = 0; q < nq; ++q)
+        for (int s = 0; s < 4; ++s)
+          packed[((static_cast<std::size_t>(j) * shape.bands + b) * nq + q) * 4 + s] =
+              dp4a_template_word(t, j, b * nq + q, s);
+  return packed;
+}
 
 /// What `__dp4a(a, b, c)` computes for unsigned operands: c plus the sum of the products of
 /// the four byte pairs.
@@ -166,6 +208,25 @@ CH15_HOST_DEVICE constexpr int tensor_c_column(int lane, int reg) {
 /// ((j x chunks + c) x 32 + lane) x 2 + reg is B register reg of that lane.
 /// \param t the template
 /// \param chunks tensor_chunks(t.width)
-std::vector<std::uint32_t> pack_tensor_template(const Template& t, int chunks);
+inline std::vector<std::uint32_t> pack_tensor_template(const Template& t, int chunks) {
+  std::vector<std::uint32_t> packed(static_cast<std::size_t>(t.height) * chunks * 32 * 2);
+  for (int j = 0; j < t.height; ++j) {
+    for (int c = 0; c < chunks; ++c) {
+      for (int lane = 0; lane < 32; ++lane) {
+        for (int reg = 0; reg < 2; ++reg) {
+          std::uint32_t word = 0;
+          for (int byte = 0; byte < 4; ++byte) {
+            int k = 0, n = 0;
+            mma_b_position(lane, reg, byte, k, n);
+            const int i = 32 * c + k - n;
+            if (i >= 0 && i < t.width) word |= static_cast<std::uint32_t>(t.at(i, j)) << (8 * byte);
+          }
+          packed[((static_cast<std::size_t>(j) * chunks + c) * 32 + lane) * 2 + reg] = word;
+        }
+      }
+    }
+  }
+  return packed;
+}
 
 }  // namespace ch15

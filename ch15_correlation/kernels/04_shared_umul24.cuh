@@ -1,34 +1,23 @@
 /// \file
-/// Compared with variant 3: the two multiplications of the inner loop use the 24-bit
-/// multiplier, `__umul24()` (section 15.5.1). SM 1.x GPUs had a fast 24-bit multiplier and
-/// a slow 32-bit one, and the compiler did not find on its own that the 8-bit operands
-/// would fit, so the book passed a template parameter bSM1 and launched the 24-bit kernel on
-/// SM 1.x only. Every GPU since SM 2.x has a 32-bit integer multiplier and no fast 24-bit
-/// one (the programming guide lists `__umul24()` as "multiple instructions"), so the book's
-/// device check would always pick the 32-bit path there; this variant forces the 24-bit
-/// path, so that the table measures what it costs today.
+/// \brief Chapter 15, variant 4: 24-bit multiplies, the SM 1.x path (15.5.1).
+/* [changed]
+Compared with variant 3: the two multiplications of the inner loop use the 24-bit multiplier,
+`__umul24()` (section 15.5.1). SM 1.x GPUs had a fast 24-bit multiplier and a slow 32-bit one,
+and the compiler did not find on its own that the 8-bit operands would fit, so the book passed a
+template parameter bSM1 and launched the 24-bit kernel on SM 1.x only. Every GPU since SM 2.x
+has a 32-bit integer multiplier and no fast 24-bit one (the programming guide lists `__umul24()`
+as "multiple instructions"), so the book's device check would always pick the 32-bit path there;
+this variant forces the 24-bit path, so that the table measures what it costs today.
+[changed] */
 #pragma once
 
-#include "corr3_shared.cuh"
+#include "03_shared.cuh"
 
 namespace ch15 {
 
 // [corr4-kernel]
 /// Section 15.5.1: variant 3's kernel with a choice of multiplier, the book's
 /// corrSharedSM_kernel<bSM1>().
-/// \tparam kSums true for the sums twin
-/// \tparam bSM1 true: 24-bit multiplies (`__umul24`), as on SM 1.x; false: 32-bit
-/// \param out where to write
-/// \param image the image texture
-/// \param w image width
-/// \param h image height
-/// \param x_off horizontal window offset
-/// \param y_off vertical window offset
-/// \param w_t template width
-/// \param h_t template height
-/// \param w_tile output columns per block
-/// \param shared_pitch bytes per row of the shared tile
-/// \param t the template's statistics
 template <bool kSums, bool bSM1>
 __global__ void corr_shared_sm_kernel(Output out, cudaTextureObject_t image, int w, int h,
                                       int x_off, int y_off, int w_t, int h_t, int w_tile,
