@@ -1,5 +1,5 @@
 // The variant table of chapter 15. Every kernel file of kernels/ is compiled here, once (CMake
-// lists them in corr__kernels.cuh), so a launcher needs no declaration: adding a variant is one
+// lists them in corr_kernels.cuh), so a launcher needs no declaration: adding a variant is one
 // file in kernels/ and one row below. One translation unit also means one `__constant__`
 // template (g_Tpix) for variants 2 to 6: constant memory belongs to a module.
 //
@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "corr__kernels.cuh"
+#include "corr_kernels.cuh"
 #include "correlation.h"
 #include "hb/capability.h"
 #include "hb/error.h"
