@@ -90,6 +90,8 @@ const std::vector<Variant>& variants() {
     v.back().needs = {90, "three scalar float atomics per sum instead of one float4 vector atomic"};
     multi(12, "gpu_multi", "multi-GPU, one host thread", forces_multi_gpu);
     multi(13, "gpu_multi_threads", "multi-GPU, one host thread per GPU", forces_multi_gpu_threads);
+    gpu(15, "gpu_graph", "GPU variant 10, each time step one CUDA graph launch", "beyond the text",
+        launch_gpu_blocked, blocked_scratch, "bodies per thread", blocked_factors(), 4, enqueue_steps_graph);
     // clang-format on
     return v;
   }();
