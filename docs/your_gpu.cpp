@@ -27,7 +27,7 @@
 #include "scan_variants.h"
 #endif
 #ifdef HB_HAVE_CH14
-#include "nbody_variants.h"
+#include "nbody.h"
 #endif
 #ifdef HB_HAVE_CH15
 #include "correlation.h"

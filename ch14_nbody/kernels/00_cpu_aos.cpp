@@ -1,10 +1,12 @@
-// Variant 0 (listing 14.2, section 14.2).
-//
-// The reference of every table: listing 14.2, one CPU thread, scalar code, the bodies as an array
-// of structures (x, y, z, mass), and `bodyBodyInteraction<float>` of listing 14.1 for each of the
-// N^2 interactions.
-#include "nbody_cpu.h"
-#include "nbody_interaction.h"
+/// \file
+/// \brief Chapter 14, variant 0: CPU scalar, AOS (the reference).
+/* [changed]
+The reference of every table: listing 14.2, one CPU thread, scalar code, the bodies as an array
+of structures (x, y, z, mass), and `bodyBodyInteraction<float>` of listing 14.1 for each of the
+N^2 interactions.
+[changed] */
+#include "nbody.h"
+#include "interaction.h"
 
 namespace ch14 {
 

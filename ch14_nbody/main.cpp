@@ -1,3 +1,7 @@
+// main() of chapter 14's programs. CMake builds this file once per row of the variant table,
+// with HB_VARIANT_ID and HB_PROGRAM_NAME, as that variant's own program (nbody_gpu_shared ...);
+// everything else lives in the chapter library. Built without HB_VARIANT_ID it is the driver.
+//
 // nbody: the chapter driver. In one run it reproduces the text's Table 14.4 on the machine it
 // runs on (the CPU variants next to every GPU kernel, in interactions per second), then runs a
 // short leapfrog simulation with the fastest kernel, reports how well it conserved energy and
@@ -8,6 +12,16 @@
 // interactions/s a 64K-body evaluation takes most of a minute). Interactions per second hardly
 // depend on N once N is a few thousand, so the rows compare; the table says how many bodies
 // each row used.
+#include "nbody.h"
+
+#ifdef HB_VARIANT_ID
+
+int main(int argc, char** argv) {
+  return ch14::variant_program_main(HB_PROGRAM_NAME, HB_VARIANT_ID, argc, argv);
+}
+
+#else
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -20,10 +34,7 @@
 #include "hb/error.h"
 #include "hb/pgm.h"
 #include "hb/report.h"
-#include "nbody_harness.h"
-#include "nbody_image.h"
-#include "nbody_integrate.h"
-#include "nbody_interaction.h"
+#include "interaction.h"
 
 namespace {
 
@@ -135,7 +146,7 @@ void simulate(hb::Report& r, const Variant& v, const ch14::Options& opt, hb::Gra
   const ch14::Energy before = ch14::measure_energy(s, eps2);
   double ms = 0.0;
   if (v.kind == Kind::Gpu) {
-    ms = ch14::simulate_device(s, v.gpu, param, v.scratch, opt.steps, opt.dt, eps2);
+    ms = ch14::simulate_device(s, v.gpu, param, v.scratch, opt.steps, opt.dt, eps2, v.steps);
   } else if (v.kind == Kind::Cpu) {
     ms = ch14::simulate_host(
         s, [&](const ch14::HostBodies& b, float* f) { v.cpu(b, f, eps2, opt.threads); },
@@ -248,3 +259,5 @@ int main(int argc, char** argv) {
     return 0;
   });
 }
+
+#endif  // HB_VARIANT_ID

@@ -1,11 +1,5 @@
 /// \file
-/// \brief Variant 11: the symmetric, tiled force matrix of figures 14.3 and 14.4 with
-///        k = 32, one warp per tile.
-///
-/// Compared with variant 10: the symmetry f_ji = -f_ij halves the interactions: warps compute
-/// only the 32 x 32 tiles on and above the diagonal (figures 14.3 and 14.4), one inverse square
-/// root serves both bodies of a pair, row sums are added and column sums subtracted, and column
-/// sums meet in global memory through atomic adds.
+/// \brief Chapter 14, variant 11: GPU symmetric tiles (k = 32).
 ///
 /// A warp takes a 32 x 32 tile (I, J), I < J: lane l holds row body 32 I + l in registers and
 /// the 32 column bodies in shared memory. In step s (0..31) lane l pairs its row with column
@@ -18,9 +12,15 @@
 ///
 /// Each warp walks a run of consecutive tiles of the upper triangle in row order, so its row
 /// sums stay in registers across the run and are flushed once per row.
+/* [changed]
+Compared with variant 10: the symmetry f_ji = -f_ij halves the interactions: warps compute only
+the 32 x 32 tiles on and above the diagonal (figures 14.3 and 14.4), one inverse square root
+serves both bodies of a pair, row sums are added and column sums subtracted, and column sums
+meet in global memory through atomic adds.
+[changed] */
 #pragma once
 
-#include "nbody10_gpu_blocked.cuh"  // accumulate_interaction, rsqrt_ftz
+#include "10_gpu_blocked.cuh"  // accumulate_interaction, rsqrt_ftz
 
 namespace ch14 {
 
@@ -28,7 +28,7 @@ namespace ch14 {
 inline constexpr int kSymmetricThreads = 128;
 
 // [nbody-gpu-symmetric-add]
-/// Adds (x, y, z) to \p sum in global memory, atomically: one float4 vector atomic on compute
+/// Adds (x, y, z) to sum in global memory, atomically: one float4 vector atomic on compute
 /// capability 9.0 and newer, three scalar float atomics before it (each component is atomic
 /// on its own, which is all the sums need: they are only read after the kernel).
 __device__ __forceinline__ void atomic_add_xyz(float4* sum, float x, float y, float z) {
@@ -44,15 +44,6 @@ __device__ __forceinline__ void atomic_add_xyz(float4* sum, float x, float y, fl
 
 // [nbody-gpu-symmetric-kernel]
 /// Pairs [warp * run, warp * run + run) of the upper triangle of tiles, in row order.
-/// \param sums   n float4 accelerations (x, y, z, unused), zero before the launch; the
-///               kernel adds to them with atomics
-/// \param bodies n bodies (x, y, z, mass)
-/// \param n      bodies
-/// \param softening_sq \f$\varepsilon^2 > 0\f$
-/// \param tiles  tiles of 32 bodies, (n + 31) / 32
-/// \param pairs  tiles * (tiles + 1) / 2
-/// \param run    tile pairs per warp
-/// \pre blockDim.x == kSymmetricThreads
 __global__ void __launch_bounds__(kSymmetricThreads)
     nbody_symmetric(float4* __restrict__ sums, const float4* __restrict__ bodies, int n,
                     float softening_sq, int tiles, long long pairs, int run) {
@@ -138,5 +129,30 @@ __global__ void unpack_sums(float* __restrict__ force, const float4* __restrict_
   }
 }
 // [nbody-gpu-symmetric-kernel]
+
+std::size_t symmetric_scratch(std::size_t n) { return n; }
+
+// [nbody-gpu-symmetric-launch]
+void launch_gpu_symmetric(const GpuProblem& p, int /*unused*/, cudaStream_t stream) {
+  if (p.n <= 0) return;
+  if (p.scratch_count < std::size_t(p.n))
+    throw std::invalid_argument("variant 11 needs n float4 of scratch for its sums");
+  const int tiles = (p.n + 31) / 32;
+  const long long pairs = static_cast<long long>(tiles) * (tiles + 1) / 2;
+  // Runs of up to 32 tile pairs per warp, but short enough for about 64 warps per SM.
+  const long long target_warps = 64LL * sm_count();
+  const int run = static_cast<int>(std::clamp<long long>(pairs / target_warps, 1, 32));
+  const long long warps = (pairs + run - 1) / run;
+  const int warps_per_block = kSymmetricThreads / 32;
+  const long long blocks = (warps + warps_per_block - 1) / warps_per_block;
+  HB_CUDA_CHECK(cudaMemsetAsync(p.scratch, 0, std::size_t(p.n) * sizeof(float4), stream));
+  nbody_symmetric<<<static_cast<unsigned>(blocks), kSymmetricThreads, 0, stream>>>(
+      p.scratch, p.bodies, p.n, p.softening_sq, tiles, pairs, run);
+  HB_CHECK_LAUNCH();
+  const int threads = 256;
+  unpack_sums<<<(p.n + threads - 1) / threads, threads, 0, stream>>>(p.force, p.scratch, p.n);
+  HB_CHECK_LAUNCH();
+}
+// [nbody-gpu-symmetric-launch]
 
 }  // namespace ch14

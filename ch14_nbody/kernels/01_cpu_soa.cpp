@@ -1,10 +1,12 @@
-// Variant 1 (section 14.7).
-//
-// Compared with variant 0: the same scalar loop reads the structure of arrays (one array each of
-// x, y, z and mass, section 14.7) that the SIMD variants need, so the next steps change one thing
-// at a time.
-#include "nbody_cpu.h"
-#include "nbody_interaction.h"
+/// \file
+/// \brief Chapter 14, variant 1: CPU scalar, SOA.
+/* [changed]
+Compared with variant 0: the same scalar loop reads the structure of arrays (one array each of
+x, y, z and mass, section 14.7) that the SIMD variants need, so the next steps change one thing
+at a time.
+[changed] */
+#include "nbody.h"
+#include "interaction.h"
 
 namespace ch14 {
 

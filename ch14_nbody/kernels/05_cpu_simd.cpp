@@ -1,16 +1,18 @@
-// Variant 5 (listings 14.9-14.10, section 14.7).
-//
-// Compared with variants 2-4: the widest SIMD level this CPU supports runs on every core
-// (listings 14.9-14.10), each thread with an equal share of the rows, handed out by OpenMP
-// instead of the book's own thread pool.
-//
-// The book hands the shares to a pool of worker threads of its own; OpenMP keeps such a pool for
-// us.
+/// \file
+/// \brief Chapter 14, variant 5: CPU SIMD, all cores.
+///
+/// The book hands the shares to a pool of worker threads of its own; OpenMP keeps such a pool for
+/// us.
+/* [changed]
+Compared with variants 2-4: the widest SIMD level this CPU supports runs on every core (listings
+14.9-14.10), each thread with an equal share of the rows, handed out by OpenMP instead of the
+book's own thread pool.
+[changed] */
 #include <algorithm>
 
 #include <omp.h>
 
-#include "nbody_cpu.h"
+#include "nbody.h"
 
 namespace ch14 {
 

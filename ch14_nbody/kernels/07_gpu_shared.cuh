@@ -1,25 +1,21 @@
 /// \file
-/// \brief Variant 7, listing 14.4: the bodies of the inner loop staged through shared memory,
-///        one block-sized tile at a time.
-///
-/// Compared with variant 6: each block first copies a tile of blockDim.x bodies into shared
-/// memory, one body per thread, and then every thread of the block reads the whole tile from
-/// there; all threads of a warp read the same element, which shared memory broadcasts. The
-/// template parameter unrolls the loop over the tile (Table 14.2).
+/// \brief Chapter 14, variant 7: GPU shared-memory tiles.
+/* [changed]
+Compared with variant 6: each block first copies a tile of blockDim.x bodies into shared memory,
+one body per thread, and then every thread of the block reads the whole tile from there; all
+threads of a warp read the same element, which shared memory broadcasts. The template parameter
+unrolls the loop over the tile (Table 14.2).
+[changed] */
 #pragma once
 
-#include "nbody_interaction.h"
+#include "06_gpu_aos.cuh"  // unroll_factors, pick_unrolled
+#include "interaction.h"
 
 namespace ch14 {
 
 // [nbody-gpu-shared-kernel]
 /// Listing 14.4 with a compile-time unroll factor. Launch with
 /// blockDim.x * sizeof(float4) bytes of dynamic shared memory.
-/// \tparam Unroll the factor of `#pragma unroll` on the loop over a tile
-/// \param force   3 floats per body, written
-/// \param posMass n bodies (x, y, z, mass)
-/// \param n       number of bodies
-/// \param softeningSquared \f$\varepsilon^2 > 0\f$
 template <int Unroll>
 __global__ void ComputeNBodyGravitation_Shared(float* __restrict__ force,
                                                const float4* __restrict__ posMass, int n,
@@ -56,5 +52,23 @@ __global__ void ComputeNBodyGravitation_Shared(float* __restrict__ force,
   }
 }
 // [nbody-gpu-shared-kernel]
+
+// [nbody-gpu-shared-launch]
+template <int U>
+void shared(const GpuProblem& p, cudaStream_t stream) {
+  const std::size_t bytes = kBookThreads * sizeof(float4);  // one tile of bodies
+  const int blocks = resident_grid(ComputeNBodyGravitation_Shared<U>, p.n, kBookThreads, bytes);
+  ComputeNBodyGravitation_Shared<U><<<blocks, kBookThreads, bytes, stream>>>(
+      p.force, p.bodies, p.n, p.softening_sq);
+  HB_CHECK_LAUNCH();
+}
+// [nbody-gpu-shared-launch]
+
+void launch_gpu_shared(const GpuProblem& p, int unroll, cudaStream_t stream) {
+  using Launch = void (*)(const GpuProblem&, cudaStream_t);
+  static const Launch table[] = {shared<1>, shared<2>, shared<4>, shared<8>, shared<16>, shared<32>};
+  const Launch launch = pick_unrolled(table, unroll);
+  if (p.n > 0) launch(p, stream);
+}
 
 }  // namespace ch14

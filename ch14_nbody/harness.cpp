@@ -1,12 +1,18 @@
-#include "nbody_harness.h"
+// How chapter 14 measures and checks a variant, the command line of its programs, the report
+// facts, and the host side of the CPU variants: the SIMD level, thread counts, the CPU's name.
+#include "nbody.h"
 
 #include "hb/bandwidth.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <sstream>
+
+#include <omp.h>
 
 #include "hb/capability.h"
 #include "hb/cli.h"
@@ -14,7 +20,7 @@
 #include "hb/files.h"
 #include "hb/memory.h"
 #include "hb/timing.h"
-#include "nbody_interaction.h"
+#include "interaction.h"
 
 namespace ch14 {
 
@@ -143,9 +149,9 @@ std::optional<Options> parse_options(const ProgramSpec& spec, int argc, const ch
         throw hb::UsageError(std::string("--unroll-sweep ") + o.sweep +
                              ": only gpu_aos, gpu_shared and gpu_blocked have a knob to sweep");
     }
-    if (app.count("--unroll") > 0) require_knob(variants()[6], unroll, "--unroll");
+    if (app.count("--unroll") > 0) require_knob(find_variant("6"), unroll, "--unroll");
     if (app.count("--bodies-per-thread") > 0)
-      require_knob(variants()[10], bodies_per_thread, "--bodies-per-thread");
+      require_knob(find_variant("10"), bodies_per_thread, "--bodies-per-thread");
     if (!o.image.empty()) {
       if (o.steps == 0 || !o.sweep.empty())
         throw hb::UsageError("--image draws the bodies after the simulation, which --steps 0 and "
@@ -333,7 +339,7 @@ int scaling_table(const Variant& v, const Options& opt, const std::string& progr
 
 int variant_program_main(const char* program, int id, int argc, char** argv) {
   return hb::run_main(program, [&] {
-    const Variant& v = variants().at(static_cast<std::size_t>(id));
+    const Variant& v = find_variant(std::to_string(id));
     const ProgramSpec spec{program,
                            std::string(v.title) + " (" + v.source +
                                "): checks against a float64 reference, prints interactions/s",
@@ -373,5 +379,98 @@ int variant_program_main(const char* program, int id, int argc, char** argv) {
     return 0;
   });
 }
+
+
+std::string isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::Sse: return "SSE";
+    case Isa::Avx2: return "AVX2+FMA";
+    case Isa::Avx512: return "AVX-512F";
+    case Isa::None: break;
+  }
+  return "scalar";
+}
+
+int isa_width(Isa isa) {
+  switch (isa) {
+    case Isa::Sse: return 4;
+    case Isa::Avx2: return 8;
+    case Isa::Avx512: return 16;
+    case Isa::None: break;
+  }
+  return 1;
+}
+
+bool isa_available(Isa isa) {
+#if defined(__x86_64__)
+  // __builtin_cpu_supports also checks that the operating system saves the wide registers.
+  switch (isa) {
+    case Isa::None: return true;
+    case Isa::Sse: return true;  // part of x86-64
+    case Isa::Avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case Isa::Avx512: return __builtin_cpu_supports("avx512f");
+  }
+  return false;
+#else
+  return isa == Isa::None;
+#endif
+}
+
+Isa best_isa() {
+  for (const Isa isa : {Isa::Avx512, Isa::Avx2, Isa::Sse})
+    if (isa_available(isa)) return isa;
+  return Isa::None;
+}
+
+CpuRows isa_rows(Isa isa) {
+#if defined(__x86_64__)
+  switch (isa) {
+    case Isa::Sse: return rows_sse;
+    case Isa::Avx2: return rows_avx2;
+    case Isa::Avx512: return rows_avx512;
+    case Isa::None: break;
+  }
+#else
+  (void)isa;
+#endif
+  return nullptr;
+}
+
+int cpu_threads(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+// [nbody-image]
+hb::GrayImage render_bodies(const std::vector<float4>& bodies, int size, float extent) {
+  std::vector<std::uint32_t> count(std::size_t(size) * size, 0);
+  for (const float4& b : bodies) {
+    const double u = (double(b.x) + extent) / (2.0 * extent);  // 0 at the left edge
+    const double v = (extent - double(b.y)) / (2.0 * extent);  // 0 at the top edge
+    if (!(u >= 0.0 && u < 1.0 && v >= 0.0 && v < 1.0)) continue;  // also drops NaN
+    const int px = std::min(size - 1, static_cast<int>(u * size));
+    const int py = std::min(size - 1, static_cast<int>(v * size));
+    ++count[std::size_t(py) * size + px];
+  }
+  const std::uint32_t most = count.empty() ? 0 : *std::max_element(count.begin(), count.end());
+  hb::GrayImage img;
+  img.width = img.height = size;
+  img.maxval = 255;
+  img.pixels.resize(count.size());
+  const double scale = most > 0 ? 255.0 / std::log1p(double(most)) : 0.0;
+  for (std::size_t k = 0; k < count.size(); ++k)
+    img.pixels[k] = static_cast<std::uint8_t>(std::lround(scale * std::log1p(double(count[k]))));
+  return img;
+}
+// [nbody-image]
 
 }  // namespace ch14

@@ -1,12 +1,14 @@
-// Variant 2 (listing 14.8, section 14.7).
-//
-// Compared with variant 1: four bodies at a time in SSE registers (listing 14.8), and the inverse
-// square root from the RSQRTPS estimate refined by one Newton-Raphson step instead of a square
-// root and a division.
-//
-// The file holds listing 14.8 (the SIMD interaction) and the single-thread worker of listing
-// 14.10.
-#include "nbody_cpu.h"
+/// \file
+/// \brief Chapter 14, variant 2: CPU SSE, one thread.
+///
+/// The file holds listing 14.8 (the SIMD interaction) and the single-thread worker of listing
+/// 14.10.
+/* [changed]
+Compared with variant 1: four bodies at a time in SSE registers (listing 14.8), and the inverse
+square root from the RSQRTPS estimate refined by one Newton-Raphson step instead of a square
+root and a division.
+[changed] */
+#include "nbody.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

@@ -49,10 +49,8 @@
 #include "hb/memory.h"
 #include "hb/report.h"
 #include "hb/timing.h"
+#include "nbody.h"
 #include "nbody14_slices.h"
-#include "nbody_bodies.h"
-#include "nbody_gpu.h"
-#include "nbody_harness.h"
 
 extern char** environ;
 

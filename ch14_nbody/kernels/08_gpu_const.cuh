@@ -1,25 +1,29 @@
-// Variant 8 (listings 14.5-14.6, section 14.4).
-//
-// Compared with variant 7: no shared memory at all. The host copies the bodies into constant
-// memory, at most 4000 (64,000 bytes) per pass, and launches one kernel per pass; every thread of
-// a warp reads the same body, which the constant cache broadcasts. The first pass writes the
-// accelerations, the later passes add to them.
-//
-// The kernel and its launcher share this file because a __constant__ variable belongs to the
-// translation unit that defines it (we do not compile with relocatable device code).
+/// \file
+/// \brief Chapter 14, variant 8: GPU constant memory, 4000 bodies per pass.
+///
+/// The kernel and its launcher share this file because a __constant__ variable belongs to the
+/// translation unit that defines it (we do not compile with relocatable device code).
+/* [changed]
+Compared with variant 7: no shared memory at all. The host copies the bodies into constant
+memory, at most 4000 (64,000 bytes) per pass, and launches one kernel per pass; every thread of
+a warp reads the same body, which the constant cache broadcasts. The first pass writes the
+accelerations, the later passes add to them.
+[changed] */
+#pragma once
+
 #include <algorithm>
 
 #include "hb/error.h"
-#include "nbody_gpu.h"
-#include "nbody_interaction.h"
+#include "interaction.h"
+#include "nbody.h"
 
 namespace ch14 {
 
 // [nbody-gpu-const-kernel]
 __constant__ float4 g_constantBodies[kConstBodies];
 
-/// Listing 14.5: adds the acceleration due to the \p count bodies in g_constantBodies to each
-/// of the \p n bodies (writes it instead on the first pass, where \p accumulate is false).
+/// Listing 14.5: adds the acceleration due to the count bodies in g_constantBodies to each
+/// of the n bodies (writes it instead on the first pass, where accumulate is false).
 __global__ void ComputeNBodyGravitation_GPU_AOS_const(float* __restrict__ force,
                                                       const float4* __restrict__ posMass,
                                                       float softeningSquared, int count, int n,
@@ -52,12 +56,7 @@ __global__ void ComputeNBodyGravitation_GPU_AOS_const(float* __restrict__ force,
 // [nbody-gpu-const-host]
 void launch_gpu_const(const GpuProblem& p, int /*unused*/, cudaStream_t stream) {
   if (p.n <= 0) return;
-  int device = 0, sms = 0, per_sm = 0;
-  HB_CUDA_CHECK(cudaGetDevice(&device));
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  HB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, ComputeNBodyGravitation_GPU_AOS_const, kBookThreads, 0));
-  const int blocks = std::max(1, std::min((p.n + kBookThreads - 1) / kBookThreads, sms * per_sm));
+  const int blocks = resident_grid(ComputeNBodyGravitation_GPU_AOS_const, p.n, kBookThreads, 0);
   // Listing 14.6: one copy into constant memory and one kernel per pass. Both go into the
   // same stream, so a pass's copy cannot overwrite bodies the previous kernel still reads.
   for (int first = 0; first < p.n; first += kConstBodies) {

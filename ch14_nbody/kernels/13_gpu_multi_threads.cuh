@@ -1,12 +1,16 @@
-// Variant 13 (section 14.6, Table 14.3).
-//
-// Compared with variant 12: each GPU gets a host thread of its own, which makes it current,
-// enqueues its work and waits for it, as in the book's multithreaded version.
+/// \file
+/// \brief Chapter 14, variant 13: multi-GPU, one host thread per GPU.
+/* [changed]
+Compared with variant 12: each GPU gets a host thread of its own, which makes it current,
+enqueues its work and waits for it, as in the book's multithreaded version.
+[changed] */
+#pragma once
+
 #include <exception>
 #include <thread>
 #include <vector>
 
-#include "nbody12_gpu_multi.h"
+#include "nbody.h"
 
 namespace ch14 {
 

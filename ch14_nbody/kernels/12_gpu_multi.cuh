@@ -1,14 +1,16 @@
-// Variant 12 (section 14.6, Table 14.3).
-//
-// Compared with variant 10: the same kernel on every GPU at once (section 14.6). The bodies sit
-// in portable pinned host memory; GPU k copies all of them in, computes its own range of about
-// N/G rows and copies those back. One host thread drives all GPUs.
-//
-// This file also holds the state both multi-GPU variants share (nbody12_gpu_multi.h).
-#include "nbody12_gpu_multi.h"
+/// \file
+/// \brief Chapter 14, variant 12: multi-GPU, one host thread.
+///
+/// This file also holds the state both multi-GPU variants share (MultiGpu, declared in nbody.h).
+/* [changed]
+Compared with variant 10: the same kernel on every GPU at once (section 14.6). The bodies sit in
+portable pinned host memory; GPU k copies all of them in, computes its own range of about N/G
+rows and copies those back. One host thread drives all GPUs.
+[changed] */
+#pragma once
 
 #include "hb/error.h"
-#include "nbody_gpu.h"
+#include "nbody.h"
 
 namespace ch14 {
 

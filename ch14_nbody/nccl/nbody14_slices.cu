@@ -8,8 +8,7 @@
 #include <string>
 
 #include "hb/error.h"
-#include "nbody_gpu.h"
-#include "nbody_integrate.h"
+#include "nbody.h"
 
 namespace ch14 {
 

@@ -1,24 +1,21 @@
 /// \file
-/// \brief Variant 9, listing 14.7: warp-sized tiles, broadcast from register to register with
-///        `__shfl_sync` instead of through shared memory.
-///
-/// Compared with variant 8: no constant and no shared memory. Each lane of a warp loads one
-/// body of a 32-body tile into registers, and the warp walks the tile with `__shfl_sync`, which
-/// hands one lane's registers to every lane: four shuffles per interaction replace the
-/// shared-memory store and load.
+/// \brief Chapter 14, variant 9: GPU warp shuffle.
+/* [changed]
+Compared with variant 8: no constant and no shared memory. Each lane of a warp loads one body of
+a 32-body tile into registers, and the warp walks the tile with `__shfl_sync`, which hands one
+lane's registers to every lane: four shuffles per interaction replace the shared-memory store
+and load.
+[changed] */
 #pragma once
 
-#include "nbody_interaction.h"
+#include "hb/error.h"
+#include "nbody.h"
+#include "interaction.h"
 
 namespace ch14 {
 
 // [nbody-gpu-shuffle-kernel]
 /// Listing 14.7 in CUDA 13's form. blockDim.x must be a multiple of 32.
-/// \param force   3 floats per body, written
-/// \param posMass n bodies (x, y, z, mass)
-/// \param n       number of bodies
-/// \param softeningSquared \f$\varepsilon^2 > 0\f$
-/// \pre blockDim.x % 32 == 0
 __global__ void ComputeNBodyGravitation_Shuffle(float* __restrict__ force,
                                                 const float4* __restrict__ posMass, int n,
                                                 float softeningSquared) {
@@ -60,5 +57,13 @@ __global__ void ComputeNBodyGravitation_Shuffle(float* __restrict__ force,
   }
 }
 // [nbody-gpu-shuffle-kernel]
+
+void launch_gpu_shuffle(const GpuProblem& p, int /*unused*/, cudaStream_t stream) {
+  if (p.n <= 0) return;
+  const int blocks = resident_grid(ComputeNBodyGravitation_Shuffle, p.n, kBookThreads, 0);
+  ComputeNBodyGravitation_Shuffle<<<blocks, kBookThreads, 0, stream>>>(p.force, p.bodies, p.n,
+                                                                       p.softening_sq);
+  HB_CHECK_LAUNCH();
+}
 
 }  // namespace ch14

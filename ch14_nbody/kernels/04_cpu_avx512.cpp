@@ -1,9 +1,11 @@
-// Variant 4 (beyond the text).
-//
-// Compared with variant 3: sixteen bodies at a time in AVX-512's 512-bit registers, and a 14-bit
-// inverse square root estimate (VRSQRT14PS), so that one Newton-Raphson step reaches full single
-// precision.
-#include "nbody_cpu.h"
+/// \file
+/// \brief Chapter 14, variant 4: CPU AVX-512, one thread.
+/* [changed]
+Compared with variant 3: sixteen bodies at a time in AVX-512's 512-bit registers, and a 14-bit
+inverse square root estimate (VRSQRT14PS), so that one Newton-Raphson step reaches full single
+precision.
+[changed] */
+#include "nbody.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

@@ -1,11 +1,5 @@
 /// \file
-/// \brief Variant 10, beyond the text: several bodies per thread, the columns of the force
-///        matrix split over blocks, and one hardware rsqrt per interaction.
-///
-/// Compared with variant 9: back to shared-memory tiles, with one hardware rsqrt per
-/// interaction instead of an IEEE square root and division, several bodies (rows) per thread so
-/// that one shared-memory load feeds several interactions, and the columns of the force matrix
-/// split over blocks so that the GPU stays full with fewer threads.
+/// \brief Chapter 14, variant 10: GPU several bodies per thread, split columns, rsqrt.
 ///
 /// In detail, each of the three changes is aimed at the issue bound of 13 instructions per
 /// interaction:
@@ -20,9 +14,22 @@
 ///     `slices` ranges, one thread block each (gridDim.y), and a second small kernel adds the
 ///     partial sums, in a fixed order (the result does not depend on timing). plan_blocked()
 ///     picks the slice count that fills the last wave of blocks best.
+/* [changed]
+Compared with variant 9: back to shared-memory tiles, with one hardware rsqrt per interaction
+instead of an IEEE square root and division, several bodies (rows) per thread so that one
+shared-memory load feeds several interactions, and the columns of the force matrix split over
+blocks so that the GPU stays full with fewer threads.
+[changed] */
 #pragma once
 
-#include "nbody_gpu.h"
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hb/error.h"
+#include "nbody.h"
 
 namespace ch14 {
 
@@ -37,8 +44,8 @@ __device__ __forceinline__ float rsqrt_ftz(float x) {
   return y;
 }
 
-/// Adds the acceleration body \p b gives the body at (\p x0, \p y0, \p z0) to (\p ax, \p ay,
-/// \p az) in the 13 instructions of the issue bound: 3 FADD, 3 FFMA, 1 MUFU, 3 FMUL, 3 FFMA.
+/// Adds the acceleration body b gives the body at (x0, y0, z0) to (ax, ay,
+/// az) in the 13 instructions of the issue bound: 3 FADD, 3 FFMA, 1 MUFU, 3 FMUL, 3 FFMA.
 __device__ __forceinline__ void accumulate_interaction(float& ax, float& ay, float& az, float x0,
                                                        float y0, float z0, const float4& b,
                                                        float softening_sq) {
@@ -58,15 +65,6 @@ __device__ __forceinline__ void accumulate_interaction(float& ax, float& ay, flo
 /// Rows [row_begin, row_begin + rows) against the column tiles of slice blockIdx.y. Thread t
 /// of block b owns rows b * kBlockedThreads * R + t + q * kBlockedThreads, q < R (so each of
 /// the R loads and stores of a warp is coalesced).
-/// \tparam R bodies (rows) per thread
-/// \param force_rows 3 floats per row; written when gridDim.y == 1
-/// \param partial    gridDim.y x rows partial sums; written when gridDim.y > 1
-/// \param bodies     all n bodies (x, y, z, mass)
-/// \param n          bodies, the columns of the force matrix
-/// \param row_begin  the first row (body) of this launch
-/// \param rows       rows of this launch
-/// \param softening_sq \f$\varepsilon^2 > 0\f$
-/// \pre blockDim.x == kBlockedThreads, rows >= 1
 template <int R>
 __global__ void __launch_bounds__(kBlockedThreads)
     nbody_blocked(float* __restrict__ force_rows, float4* __restrict__ partial,
@@ -123,7 +121,7 @@ __global__ void __launch_bounds__(kBlockedThreads)
   }
 }
 
-/// Adds the \p slices partial sums of each row, slice 0 first.
+/// Adds the slices partial sums of each row, slice 0 first.
 __global__ void sum_slices(float* __restrict__ force_rows, const float4* __restrict__ partial,
                            int rows, int slices) {
   for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += blockDim.x * gridDim.x) {
@@ -140,5 +138,88 @@ __global__ void sum_slices(float* __restrict__ force_rows, const float4* __restr
   }
 }
 // [nbody-gpu-blocked-kernel]
+
+using BlockedKernel = void (*)(float*, float4*, const float4*, int, int, int, float);
+
+inline BlockedKernel blocked_kernel(int r) {
+  switch (r) {
+    case 1: return nbody_blocked<1>;
+    case 2: return nbody_blocked<2>;
+    case 4: return nbody_blocked<4>;
+    case 8: return nbody_blocked<8>;
+    default: break;
+  }
+  throw std::out_of_range("no blocked kernel for " + std::to_string(r) + " bodies per thread");
+}
+
+
+const std::vector<int>& blocked_factors() {
+  static const std::vector<int> f{1, 2, 4, 8};
+  return f;
+}
+
+std::size_t blocked_scratch(std::size_t n) { return std::size_t(kMaxSlices) * n; }
+
+// [nbody-blocked-plan]
+BlockedPlan plan_blocked(int rows, int n, int bodies_per_thread, int resident, int max_slices) {
+  BlockedPlan best;
+  const int rows_per_block = kBlockedThreads * bodies_per_thread;
+  const int grid_x = (rows + rows_per_block - 1) / rows_per_block;
+  const int tiles = (n + kBlockedThreads - 1) / kBlockedThreads;
+  resident = std::max(resident, 1);
+  const auto evaluate = [&](int slices) {
+    BlockedPlan p;
+    p.grid_x = grid_x;
+    p.slices = slices;
+    p.waves = double(grid_x) * slices / resident;
+    p.fill = p.waves / std::ceil(p.waves);
+    return p;
+  };
+  const int most = std::max(1, std::min(max_slices, tiles));
+  double best_fill = 0.0;
+  for (int s = 1; s <= most; ++s) best_fill = std::max(best_fill, evaluate(s).fill);
+  for (int s = 1; s <= most; ++s) {
+    best = evaluate(s);
+    if (best.fill >= best_fill - 0.02) break;
+  }
+  return best;
+}
+// [nbody-blocked-plan]
+
+BlockedPlan blocked_plan_for(int rows, int n, int bodies_per_thread, std::size_t scratch_count) {
+  const BlockedKernel kernel = blocked_kernel(bodies_per_thread);
+  int per_sm = 0;
+  HB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlockedThreads, 0));
+  const int resident = std::max(per_sm, 1) * sm_count();
+  // No more slices than the caller's scratch holds partial sums for.
+  const std::size_t fit = rows > 0 ? scratch_count / std::size_t(rows) : 0;
+  const int most = static_cast<int>(std::clamp<std::size_t>(fit, 1, kMaxSlices));
+  return plan_blocked(rows, n, bodies_per_thread, resident, most);
+}
+
+// [nbody-gpu-blocked-launch]
+void launch_gpu_blocked_rows(const float4* bodies, int n, int row_begin, int rows,
+                             float* force_rows, float softening_sq, int bodies_per_thread,
+                             float4* scratch, std::size_t scratch_count, cudaStream_t stream) {
+  const BlockedKernel kernel = blocked_kernel(bodies_per_thread);
+  if (rows <= 0 || n <= 0) return;
+  const BlockedPlan plan = blocked_plan_for(rows, n, bodies_per_thread, scratch_count);
+  const dim3 grid(plan.grid_x, plan.slices);
+  kernel<<<grid, kBlockedThreads, 0, stream>>>(force_rows, scratch, bodies, n, row_begin, rows,
+                                               softening_sq);
+  HB_CHECK_LAUNCH();
+  if (plan.slices > 1) {
+    const int threads = 256;
+    sum_slices<<<(rows + threads - 1) / threads, threads, 0, stream>>>(force_rows, scratch, rows,
+                                                                       plan.slices);
+    HB_CHECK_LAUNCH();
+  }
+}
+// [nbody-gpu-blocked-launch]
+
+void launch_gpu_blocked(const GpuProblem& p, int bodies_per_thread, cudaStream_t stream) {
+  launch_gpu_blocked_rows(p.bodies, p.n, 0, p.n, p.force, p.softening_sq, bodies_per_thread,
+                          p.scratch, p.scratch_count, stream);
+}
 
 }  // namespace ch14

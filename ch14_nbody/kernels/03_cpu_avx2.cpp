@@ -1,8 +1,10 @@
-// Variant 3 (beyond the text (section 14.8 expects AVX)).
-//
-// Compared with variant 2: eight bodies at a time in AVX2's 256-bit registers, and fused
-// multiply-adds (FMA3), which also shorten the Newton-Raphson step.
-#include "nbody_cpu.h"
+/// \file
+/// \brief Chapter 14, variant 3: CPU AVX2+FMA, one thread.
+/* [changed]
+Compared with variant 2: eight bodies at a time in AVX2's 256-bit registers, and fused
+multiply-adds (FMA3), which also shorten the Newton-Raphson step.
+[changed] */
+#include "nbody.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
