@@ -1,5 +1,5 @@
 // The variant table of chapter 14, and the GPU time step. Every GPU file of kernels/ is
-// compiled here, once (CMake lists them in nbody__kernels.cuh), so its launcher needs no
+// compiled here, once (CMake lists them in nbody_kernels.cuh), so its launcher needs no
 // declaration: a new GPU variant is one file in kernels/ and one row below. The CPU variants
 // are compiled as C++ (kernels/0N_cpu_*.cpp) and declared in nbody.h.
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include "hb/error.h"
 #include "hb/memory.h"
 #include "nbody.h"
-#include "nbody__kernels.cuh"  // written by hb_variant_kernels(nbody_ ...)
+#include "nbody_kernels.cuh"  // written by hb_variant_kernels(nbody_ ...)
 
 namespace ch14 {
 
