@@ -9,7 +9,7 @@ listing 12.1, which holds both the kernel and the host function that launches it
 says listing 12.2 shows the host function; 12.2 is the warp-synchronous kernel of variant 2).
 One kernel is launched twice. In the first pass each thread adds the
 elements at its index plus multiples of the grid's width (coalesced loads), the block adds its
-threads' sums in shared memory in \f$\log_2\f$ `blockDim.x` halving steps, and writes one partial sum per
+threads' sums in shared memory in log<sub>2</sub>(`blockDim.x`) halving steps, and writes one partial sum per
 block. The second pass runs the same kernel with a single block over those partials. The block
 size must be a power of two.
 [changed] */
