@@ -76,7 +76,8 @@ Schedule neighbored_less_schedule(int n) {
     ++step;
     for (int tid = 0; tid < n; ++tid) {
       const long long index = 2LL * stride * tid;
-      if (index < n) s.adds.push_back({step, tid, static_cast<int>(index), static_cast<int>(index) + stride});
+      const int i = static_cast<int>(index);
+      if (index < n) s.adds.push_back({step, tid, i, i + stride});
     }
   }
   return s;
@@ -201,7 +202,8 @@ std::string access_table_markdown(int threads) {
   const std::vector<Row> rows = {
       {"10a, neighbored pairs", "`s[t] += s[t + stride]` if t is a multiple of 2 stride",
        neighbored_schedule(threads)},
-      {"10b, neighbored pairs, less divergent", "`s[2 stride t] += s[2 stride t + stride]`",
+      {"10b, neighbored pairs, less divergent",
+       "`s[2 stride t] += s[2 stride t + stride]` if 2 stride t < B",
        neighbored_less_schedule(threads)},
       {"10d, halving (variant 1's order)", "`s[t] += s[t + active]` if t < active",
        interleaved_schedule(threads, threads)},
@@ -279,7 +281,8 @@ const char* kHeader =
 // Figure 12.1: each schedule as a circuit on its elements, side by side. Wires run down from
 // the inputs; a circle on wire `target` in row `step` is an addition, labelled with the value
 // it writes, and a line joins it to the point where it reads wire `source`.
-std::string trees_dot(const std::string& graph, const std::vector<std::pair<Schedule, std::string>>& panels,
+std::string trees_dot(const std::string& graph,
+                      const std::vector<std::pair<Schedule, std::string>>& panels,
                       const std::vector<long long>& in) {
   const double dx = 0.36, dy = 0.40, gap = 0.75;
   std::ostringstream o;
@@ -364,13 +367,13 @@ std::string lanes_dot(const std::string& graph, const std::vector<LaneCounts>& s
     << "  node [shape=box, style=filled, fixedsize=true, penwidth=0, width=" << c
     << ", fillcolor=\"#2c3e50\"];\n";
   for (int l = 0; l < 32; ++l) {
-    o << "  lane" << l << " [shape=plaintext, style=solid, width=0.2, height=0.15, fontsize=7, label=\"" << l
-      << "\", " << pos(left + l * pitch_x + 2 * c, 0.16) << "];\n";
+    o << "  lane" << l << " [shape=plaintext, style=solid, width=0.2, height=0.15, fontsize=7, "
+      << "label=\"" << l << "\", " << pos(left + l * pitch_x + 2 * c, 0.16) << "];\n";
   }
   for (std::size_t r = 0; r < steps.size(); ++r) {
     const double top = -static_cast<double>(r) * pitch_y;
-    o << "  row" << r << " [shape=plaintext, style=solid, width=0.8, height=0.2, fontsize=9, label=\""
-      << row_labels[r] << "\", " << pos(0.4, top - 4 * c) << "];\n";
+    o << "  row" << r << " [shape=plaintext, style=solid, width=0.8, height=0.2, fontsize=9, "
+      << "label=\"" << row_labels[r] << "\", " << pos(0.4, top - 4 * c) << "];\n";
     for (int l = 0; l < 32; ++l) {
       const double x = left + l * pitch_x;
       o << "  frame" << r << "_" << l << " [width=" << 4 * c << ", height=" << 8 * c
@@ -383,7 +386,8 @@ std::string lanes_dot(const std::string& graph, const std::vector<LaneCounts>& s
           int end = row + 1;
           while (end < 8 && steps[r][l][end * 4 + col] == n) ++end;
           if (n > 0) {
-            o << "  c" << r << "_" << l << "_" << col << "_" << row << " [height=" << (end - row) * c
+            o << "  c" << r << "_" << l << "_" << col << "_" << row
+              << " [height=" << (end - row) * c
               << (n == 1 ? "" : ", fillcolor=\"#c0392b\"") << ", "
               << pos(x + (col + 0.5) * c, top - (row + (end - row) / 2.0) * c) << "];\n";
           }

@@ -178,7 +178,8 @@ std::string matrix_dot(const std::string& graph, int n, bool symmetric) {
 std::string tiles_dot(const std::string& graph, int n, int k) {
   const int tiles = (n + k - 1) / k;
   std::vector<long long> number(static_cast<std::size_t>(tiles) * tiles, -1);
-  for (const TileVisit& t : symmetric_tiles(tiles)) number[static_cast<std::size_t>(t.I) * tiles + t.J] = t.q;
+  for (const TileVisit& t : symmetric_tiles(tiles))
+    number[static_cast<std::size_t>(t.I) * tiles + t.J] = t.q;
   std::ostringstream o;
   o << head(graph);
   o << "<TR>" << margin("");
@@ -191,7 +192,8 @@ std::string tiles_dot(const std::string& graph, int n, int k) {
       for (int J = 0; J < tiles; ++J) {
         const long long q = number[static_cast<std::size_t>(I) * tiles + J];
         if (J < I) o << cell("by<BR/>symmetry", kMirror, k);
-        else if (J == I) o << cell("pair " + std::to_string(q) + "<BR/>rows only", kDiagonalTile, k);
+        else if (J == I)
+          o << cell("pair " + std::to_string(q) + "<BR/>rows only", kDiagonalTile, k);
         else o << cell("pair " + std::to_string(q), kDirect, k);
       }
     }
