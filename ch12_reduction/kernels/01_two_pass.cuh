@@ -9,7 +9,7 @@ listing 12.1, which holds both the kernel and the host function that launches it
 says listing 12.2 shows the host function; 12.2 is the warp-synchronous kernel of variant 2).
 One kernel is launched twice. In the first pass each thread adds the
 elements at its index plus multiples of the grid's width (coalesced loads), the block adds its
-threads' sums in shared memory in log2(blockDim) halving steps, and writes one partial sum per
+threads' sums in shared memory in log<sub>2</sub>(`blockDim.x`) halving steps, and writes one partial sum per
 block. The second pass runs the same kernel with a single block over those partials. The block
 size must be a power of two.
 [changed] */
@@ -45,7 +45,7 @@ __global__ void reduction1_kernel(long long* out, const T* in, std::size_t n) {
 // [reduction1-kernel]
 
 // [reduction1-launch]
-/// Listing 12.2's host function: the first pass with as many blocks as fit on the GPU, the
+/// Listing 12.1's host function: the first pass with as many blocks as fit on the GPU, the
 /// second with one block. The partial sums live in the caller's scratch memory.
 void reduce1_two_pass(const int* in, std::size_t n, long long* out, int threads,
                       Scratch& scratch, cudaStream_t stream) {

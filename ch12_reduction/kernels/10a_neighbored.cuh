@@ -3,10 +3,10 @@
 /* [changed]
 Compared with variant 9: we step back to the first blog post's kernel to see why the book pairs
 values the way it does. Each thread loads one element into shared memory, and in step k the
-threads whose index is a multiple of 2^(k+1) add their neighbor 2^k to the right (interleaved
+threads whose index is a multiple of 2<sup>k+1</sup> add their neighbor 2<sup>k</sup> to the right (interleaved
 pairs, `tid % (2 * stride) == 0`). Half the threads idle in the first step, three quarters in
 the second, and the busy ones are spread over every warp, so every warp stays resident and
-diverges. Like the blog we add int into int, so this row computes the sum modulo 2^32. The blog
+diverges. Like the blog we add int into int, so this row computes the sum modulo 2<sup>32</sup>. The blog
 added the block sums on the host; we relaunch the same kernel on the block sums until one block
 remains. Block sizes are powers of two from 32 to 1024.
 [changed] */

@@ -4,7 +4,7 @@
 Compared with variant 10a: the same pairs are added, but by different threads (the blog's
 reduceNeighboredLess). In step k, thread t adds the pair that starts at `index = 2 * stride *
 t`, so the busy threads are the lowest-numbered ones and whole warps finish early instead of
-every warp diverging. The price is a strided access to shared memory (stride 2^(k+1) words),
+every warp diverging. The price is a strided access to shared memory (stride 2<sup>k+1</sup> words),
 which causes bank conflicts; variant 1's halving order (thread t adds t + active) avoids both
 problems, which is why the book uses it.
 [changed] */

@@ -1,8 +1,9 @@
 /// \file
 /// \brief Chapter 12, variant 10c: log step in global memory (blog 2, int32 wraps).
 ///
-/// Whether the prediction holds on a GPU with a 50 MB L2 cache is what the measurement is for:
-/// the in-place steps touch data the block has just written, which the L2 still holds.
+/// Whether the prediction holds on a GPU with a 60 MB L2 cache (the H200 of our measurements) is
+/// what the measurement is for: the in-place steps touch data the block has just written, which
+/// the L2 still holds.
 /* [changed]
 Compared with variant 10b: the halving order of variant 1 (thread t adds t + active), but done
 in global memory instead of shared memory, like the second blog post's parallel_reduce_kernel.

@@ -1,18 +1,24 @@
-// Chapter 12 tests that need no GPU: the CPU reference, the variant table, and the
-// block-size checks that every launcher makes before it touches the GPU.
+// Chapter 12 tests that need no GPU: the CPU reference, the variant table, the block-size
+// checks that every launcher makes before it touches the GPU, and the models of the kernels'
+// orders of addition behind figures 12.1 and 12.2.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <climits>
 #include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "hb/error.h"
 #include "hb/random.h"
+#include "hb/testing.h"
 #include "reduction.h"
+#include "reduction_figures.h"
 #include "reference.h"
 
 namespace {
@@ -22,6 +28,27 @@ std::pair<int, char> split_id(const std::string& id) {
   std::size_t i = 0;
   while (i < id.size() && std::isdigit(static_cast<unsigned char>(id[i]))) ++i;
   return {std::stoi(id.substr(0, i)), i < id.size() ? id[i] : ' '};
+}
+
+std::string read_source(const std::string& relative) {
+  return hb::read_text_file(std::string(CH12_SOURCE_DIR) + "/" + relative);
+}
+
+// Whether \p text has a line that is \p line once leading and trailing blanks are removed.
+bool has_line(const std::string& text, const std::string& line) {
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) {
+    const auto b = l.find_first_not_of(" \t");
+    const auto e = l.find_last_not_of(" \t\r");
+    if (b != std::string::npos && l.substr(b, e - b + 1) == line) return true;
+  }
+  return false;
+}
+
+std::vector<long long> iota_from(long long first, int n) {
+  std::vector<long long> v(n);
+  for (int i = 0; i < n; ++i) v[i] = first + i;
+  return v;
 }
 
 }  // namespace
@@ -165,4 +192,261 @@ TEST_CASE("unknown variant ids are usage errors that list the valid ones") {
   CHECK_THROWS_AS(ch12::find_variant("99"), hb::UsageError);
   CHECK_THROWS_WITH(ch12::find_variant("4x"), Catch::Contains("11b"));
   CHECK_THROWS_AS(ch12::find_variant(""), hb::UsageError);
+}
+
+TEST_CASE("every reduction type starts at the identity of its operation") {
+  // r{} combined with x gives x: 0 for sums, the largest value for the minimum, the smallest
+  // for the maximum.
+  for (int x : {INT_MIN, -7, 0, 1, INT_MAX}) {
+    ch12::Sum<int> s;
+    s += x;
+    CHECK(s.sum == x);
+    ch12::Min<int> lo;
+    lo += x;
+    CHECK(lo.value == x);
+    ch12::Max<int> hi;
+    hi += x;
+    CHECK(hi.value == x);
+  }
+  ch12::Min<float> lo;
+  lo += 1e38f;
+  CHECK(lo.value == 1e38f);
+  ch12::Max<double> hi;
+  hi += -1e308;
+  CHECK(hi.value == -1e308);
+}
+
+// ------------------------------------------------------------------ figures 12.1 and 12.2
+
+TEST_CASE("every order of addition reduces each element exactly once, without races") {
+  for (int n = 1; n <= 1024; n *= 2) {
+    INFO("n = " << n);
+    for (const ch12::Schedule& s : {ch12::neighbored_schedule(n), ch12::neighbored_less_schedule(n),
+                                    ch12::interleaved_schedule(n, n)}) {
+      INFO(s.title);
+      const ch12::ScheduleStats st = ch12::analyze(s);
+      CHECK(st.each_once);
+      CHECK(st.race_free);
+      CHECK(st.adds == n - 1);
+      int log2n = 0;
+      while ((1 << log2n) < n) ++log2n;
+      CHECK(st.steps == log2n);
+    }
+  }
+  for (int n : {1, 2, 7, 8, 31, 100, 1000, 4099}) {
+    CHECK(ch12::analyze(ch12::serial_schedule(n)).steps == n - 1);
+    CHECK(ch12::analyze(ch12::serial_schedule(n)).each_once);
+    for (int threads : {1, 2, 4, 32, 256}) {
+      INFO("variant 1's order, n = " << n << ", " << threads << " threads");
+      const ch12::ScheduleStats st = ch12::analyze(ch12::interleaved_schedule(n, threads));
+      CHECK(st.each_once);
+      CHECK(st.race_free);
+      // Brent: the grid-stride loop takes ceil(n / threads) - 1 steps, the tree log2(threads).
+      int log2t = 0;
+      while ((1 << log2t) < threads) ++log2t;
+      CHECK(st.steps == std::max(0, (n + threads - 1) / threads - 1) + log2t);
+    }
+  }
+}
+
+TEST_CASE("the simulation finds a schedule that adds an element twice or races") {
+  ch12::Schedule twice = ch12::neighbored_schedule(8);
+  twice.adds.push_back({4, 0, 0, 1});  // element 1 again, in a fourth step
+  CHECK_FALSE(ch12::analyze(twice).each_once);
+  ch12::Schedule racy = ch12::neighbored_schedule(8);
+  // In step 1, thread 1 also writes element 1, which thread 0 reads in the same step.
+  racy.adds.insert(racy.adds.begin() + 4, ch12::Add{1, 1, 1, 2});
+  CHECK_FALSE(ch12::analyze(racy).race_free);
+  ch12::Schedule lost = ch12::neighbored_schedule(8);
+  lost.adds.pop_back();  // the last addition never happens
+  CHECK_FALSE(ch12::analyze(lost).each_once);
+}
+
+TEST_CASE("figure 12.1 adds 1 to 8 the way the blog post draws it") {
+  const std::vector<long long> in = iota_from(1, 8);
+  CHECK(ch12::partial_sums(ch12::serial_schedule(8), in) ==
+        std::vector<long long>{3, 6, 10, 15, 21, 28, 36});
+  // The blog's first tree: adjacent pairs.
+  CHECK(ch12::partial_sums(ch12::neighbored_schedule(8), in) ==
+        std::vector<long long>{3, 7, 11, 15, 10, 26, 36});
+  CHECK(ch12::partial_sums(ch12::neighbored_less_schedule(8), in) ==
+        std::vector<long long>{3, 7, 11, 15, 10, 26, 36});
+  // Its recursive CPU reduce (data[i] += data[i + stride]) and its nested kernel: halves.
+  CHECK(ch12::partial_sums(ch12::interleaved_schedule(8, 4), in) ==
+        std::vector<long long>{6, 8, 10, 12, 16, 20, 36});
+}
+
+TEST_CASE("the blog's 32-element example sums to 496; its printed 31 is element 0 alone") {
+  // The nested kernel halves a block of 32 threads: variant 1's order with 16 threads.
+  const ch12::Schedule s = ch12::interleaved_schedule(32, 16);
+  CHECK(ch12::partial_sums(s, iota_from(0, 32)).back() == 496);
+  // Its main runs `*(hData)=i` for i = 0 .. 31: element 0 ends as 31, the others are never
+  // written (zero in the run it prints).
+  std::vector<long long> buggy(32, 0);
+  for (int i = 0; i < 32; ++i) buggy[0] = i;
+  CHECK(ch12::partial_sums(s, buggy).back() == 31);
+}
+
+TEST_CASE("the models follow the lines of their kernels") {
+  for (const ch12::Schedule& s : {ch12::serial_schedule(8), ch12::neighbored_schedule(8),
+                                  ch12::neighbored_less_schedule(8), ch12::interleaved_schedule(8, 4)}) {
+    const std::string text = read_source(s.kernel_file);
+    for (const std::string& line : s.kernel_lines) {
+      INFO(s.kernel_file << ": " << line);
+      CHECK(has_line(text, line));
+    }
+  }
+  INFO("warp_offsets() and warp_contributions() model this loop of warp_reduce_sum()");
+  CHECK(has_line(read_source("kernels/09_shuffle.cuh"),
+                 "for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);"));
+  CHECK(ch12::warp_offsets() == std::vector<int>{16, 8, 4, 2, 1});
+}
+
+TEST_CASE("the butterfly of figure 12.2 leaves every lane's value in every lane exactly once") {
+  const auto steps = ch12::warp_contributions(ch12::Shuffle::Xor);
+  REQUIRE(steps.size() == 6);
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    for (int l = 0; l < 32; ++l) {
+      int lanes = 0;
+      for (int j = 0; j < 32; ++j) {
+        CHECK(steps[k][l][j] <= 1);
+        lanes += steps[k][l][j];
+      }
+      CHECK(lanes == (1 << k));  // each step doubles the contributions
+    }
+  }
+  for (int l = 0; l < 32; ++l)
+    for (int j = 0; j < 32; ++j) CHECK(steps.back()[l][j] == 1);
+}
+
+TEST_CASE("with shuffle-down only lane 0 ends with the sum, as the text's footnote says") {
+  const auto last = ch12::warp_contributions(ch12::Shuffle::Down).back();
+  for (int l = 0; l < 32; ++l) {
+    bool exact = true;
+    for (int j = 0; j < 32; ++j) exact = exact && last[l][j] == 1;
+    INFO("lane " << l);
+    CHECK(exact == (l == 0));
+  }
+}
+
+TEST_CASE("the bank table: neighbored pairs keep every warp busy or conflict, halving does neither") {
+  auto totals = [](const ch12::Schedule& s) {
+    int warp_steps = 0, passes = 0;
+    std::vector<int> conflicts;
+    for (const ch12::StepAccess& a : ch12::shared_accesses(s)) {
+      warp_steps += a.active_warps;
+      passes += a.passes;
+      conflicts.push_back(a.conflict);
+    }
+    return std::make_tuple(warp_steps, passes, conflicts);
+  };
+  const auto [a_warps, a_passes, a_conflicts] = totals(ch12::neighbored_schedule(256));
+  CHECK(a_warps == 47);  // all 8 warps for 5 of the 8 steps
+  CHECK(a_passes == 47);
+  CHECK(a_conflicts == std::vector<int>(8, 1));
+  const auto [b_warps, b_passes, b_conflicts] = totals(ch12::neighbored_less_schedule(256));
+  CHECK(b_warps == 12);
+  CHECK(b_passes == 47);
+  CHECK(b_conflicts == std::vector<int>{2, 4, 8, 8, 8, 4, 2, 1});
+  const auto [d_warps, d_passes, d_conflicts] = totals(ch12::interleaved_schedule(256, 256));
+  CHECK(d_warps == 12);
+  CHECK(d_passes == 12);
+  CHECK(d_conflicts == std::vector<int>(8, 1));
+}
+
+TEST_CASE("the committed figures are what the models draw") {
+  const auto figures = ch12::chapter_figures();
+  CHECK(figures.size() == 3);
+  const std::string readme = read_source("README.md");
+  for (const ch12::Figure& f : figures) {
+    INFO("figure " << f.name << " (regenerate: reduction_figures --figures ch12_reduction/figures)");
+    CHECK(read_source("figures/" + f.name + ".dot") == f.dot);
+    CHECK(read_source("figures/" + f.name + ".md") == f.doxygen());
+    CHECK(f.dot.find("digraph") == 0);
+    CHECK(f.caption.find('"') == std::string::npos);
+    CHECK(readme.find("\\includedoc ch12_reduction/figures/" + f.name + ".md") != std::string::npos);
+  }
+  INFO("bank table (reduction_figures --markdown --n 256):\n" << ch12::access_table_markdown(256));
+  CHECK(readme.find(ch12::access_table_markdown(256)) != std::string::npos);
+}
+
+namespace {
+
+// The cells of one CSV line (quoted cells may hold commas).
+std::vector<std::string> csv_cells(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) cells.emplace_back();
+    else cells.back() += c;
+  }
+  return cells;
+}
+
+// Row \p id of a committed results CSV, by column name.
+std::map<std::string, std::string> results_row(const std::string& path, const std::string& id) {
+  std::istringstream in(hb::read_text_file(std::string(CH12_SOURCE_DIR) + "/../" + path));
+  std::vector<std::string> header;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto cells = csv_cells(line);
+    if (header.empty()) {
+      header = cells;
+    } else if (cells[0] == id) {
+      std::map<std::string, std::string> row;
+      for (std::size_t k = 0; k < header.size() && k < cells.size(); ++k) row[header[k]] = cells[k];
+      return row;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("every variant's section names its source and its row of the committed measurements") {
+  const std::string readme = read_source("README.md");
+  for (const ch12::Variant& v : ch12::variants()) {
+    INFO("variant " << v.id);
+    const std::size_t at = readme.find("### Variant " + std::string(v.id) + ":");
+    REQUIRE(at != std::string::npos);
+    const std::size_t end = readme.find("\n### ", at + 1);
+    const std::string section = readme.substr(at, end - at);
+    // kernels/NN_name.cuh (or .cu), NN the id with its number padded to two digits.
+    const std::string id = v.id;
+    const std::string file = (std::isdigit(static_cast<unsigned char>(id[1])) ? "" : "0") + id + "_" + v.name + ".cu";
+    CHECK(section.find("Source: \\ref ch12_source_" + id + " \"kernels/" + file) != std::string::npos);
+    // The plain-programs page holds the whole file under that label.
+    const std::string sources = read_source("sources.md");
+    const std::size_t label = sources.find("{#ch12_source_" + id + "}");
+    REQUIRE(label != std::string::npos);
+    CHECK(sources.find("\\include ch12_reduction/kernels/" + file, label) ==
+          sources.find("\\include", label));
+    // "Measured (GPU, docs/results/FILE.csv): 2366.7 GB/s at 512 threads, 59.7% of CUB."
+    const std::size_t m = section.find("Measured (");
+    REQUIRE(m != std::string::npos);
+    const std::size_t comma = section.find(", ", m);
+    const std::size_t colon = section.find("): ", m);
+    REQUIRE(colon != std::string::npos);
+    const std::string path = section.substr(comma + 2, colon - comma - 2);
+    const auto row = results_row(path, v.id);
+    INFO(path);
+    REQUIRE(!row.empty());
+    const std::size_t stop = section.find('.', section.find("% of ", colon));
+    const std::string claim = section.substr(colon + 3, stop - colon - 3);
+    if (std::string(v.id) == "0") {
+      CHECK(claim == row.at("best GB/s") + " GB/s, " + row.at("% of read-only") +
+                         "% of the read-only kernel");
+    } else {
+      CHECK(claim == row.at("best GB/s") + " GB/s at " + row.at("best threads") + " threads, " +
+                         row.at("% of CUB") + "% of CUB");
+    }
+  }
+  // One whole file per variant on the plain-programs page, none left over.
+  const std::string sources = read_source("sources.md");
+  std::size_t labels = 0;
+  for (std::size_t at = sources.find("{#ch12_source_"); at != std::string::npos;
+       at = sources.find("{#ch12_source_", at + 1))
+    ++labels;
+  CHECK(labels == ch12::variants().size());
 }

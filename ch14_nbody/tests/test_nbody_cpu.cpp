@@ -1,7 +1,8 @@
 // Chapter 14 on the CPU: the float64 reference and its tolerance, every CPU variant on the
 // edge sizes, the SIMD variants on sizes that are not a multiple of their width, the
 // all-core split, the leapfrog integrator's energy and momentum, the variant table, the
-// host-side plans of the GPU kernels, the picture and the command line. No GPU needed.
+// host-side plans of the GPU kernels, the models behind figures 14.1 to 14.4, the picture and
+// the command line. No GPU needed.
 //
 // How we compare. Every variant's forces are compared with the float64 reference computed
 // from the same float inputs (bodyBodyInteraction<double>, summed in double), component by
@@ -12,10 +13,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -26,6 +30,7 @@
 #include "interaction.h"
 #include "nbody.h"
 #include "nbody14_slices.h"
+#include "nbody_figures.h"
 
 namespace {
 
@@ -393,4 +398,244 @@ TEST_CASE("variant 14 cuts the bodies into equal chunks, one per rank, the last 
   CHECK(ch14::slice_of(2, 5, 4).rows() == 0);
   CHECK_THROWS_AS(ch14::slice_of(10, 0, 0), std::invalid_argument);
   CHECK_THROWS_AS(ch14::slice_of(10, 2, 2), std::invalid_argument);
+}
+
+// ------------------------------------------------------------------ figures 14.1 to 14.4
+
+namespace {
+
+std::string read_source(const std::string& relative) {
+  return hb::read_text_file(std::string(CH14_SOURCE_DIR) + "/" + relative);
+}
+
+// Whether \p text has a line that is \p line once leading and trailing blanks are removed.
+bool has_line(const std::string& text, const std::string& line) {
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) {
+    const auto b = l.find_first_not_of(" \t");
+    const auto e = l.find_last_not_of(" \t\r");
+    if (b != std::string::npos && l.substr(b, e - b + 1) == line) return true;
+  }
+  return false;
+}
+
+// The acceleration of body i due to body j, in double, as the reference computes it.
+std::array<double, 3> term(const ch14::HostBodies& b, std::size_t i, std::size_t j) {
+  std::array<double, 3> a{};
+  ch14::bodyBodyInteraction<double>(a[0], a[1], a[2], b.aos[i].x, b.aos[i].y, b.aos[i].z, b.aos[j].x,
+                                    b.aos[j].y, b.aos[j].z, b.aos[j].w, kSofteningSq);
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("the force matrix of figures 14.1 and 14.2: zero diagonal, rows are the forces, f_ji = -f_ij") {
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed);
+  const ch14::HostBodies b = ch14::random_bodies(8, seed);
+  const ch14::Reference ref = ch14::reference_forces(b, kSofteningSq);
+  for (std::size_t i = 0; i < 8; ++i) {
+    std::array<double, 3> row{};
+    for (std::size_t j = 0; j < 8; ++j) {
+      const auto a_ij = term(b, i, j);
+      const auto a_ji = term(b, j, i);
+      for (int c = 0; c < 3; ++c) {
+        row[c] += a_ij[c];
+        if (i == j) CHECK(a_ij[c] == 0.0);  // the diagonal: exactly zero, no branch needed
+        // Forces, not accelerations, are antisymmetric: m_i a_ij = -m_j a_ji.
+        const double f_ij = b.aos[i].w * a_ij[c], f_ji = b.aos[j].w * a_ji[c];
+        CHECK(std::fabs(f_ij + f_ji) <= 1e-12 * std::fabs(f_ij));
+      }
+    }
+    // Thread i of variant 6 sums row i: the acceleration of body i.
+    for (int c = 0; c < 3; ++c)
+      CHECK(std::fabs(row[c] - ref.accel[3 * i + c]) <= 1e-13 * ref.magnitude[i]);
+  }
+}
+
+TEST_CASE("variant 11's walk of the tiles adds every interaction to both bodies exactly once") {
+  for (const int n : {1, 2, 3, 8, 31, 32, 33, 64, 100, 1000}) {
+    for (const int k : {1, 2, 32}) {
+      INFO(n << " bodies, tiles of " << k);
+      const ch14::Coverage c = ch14::symmetric_coverage(n, k);
+      CHECK(c.each_once());
+      if (n % k == 0) CHECK(c.evaluations == ch14::symmetric_interactions(n, k));
+      // k = 1 is the ideal symmetric form: every pair once.
+      if (k == 1) CHECK(c.evaluations == static_cast<long long>(n) * (n - 1) / 2);
+      // Above the diagonal tiles, everything is a row term; below, a column term.
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          if (i / k < j / k) CHECK(c.row[static_cast<std::size_t>(i) * n + j] == 1);
+    }
+  }
+}
+
+TEST_CASE("the tiled count is the text's formula, and the footnote's 51.5% is that of 1024 bodies") {
+  auto percent = [](long long n, long long k) {
+    return 100.0 * static_cast<double>(ch14::symmetric_interactions(n, k)) / (double(n) * double(n));
+  };
+  auto over_ideal = [](long long n, long long k) {
+    return 100.0 * (static_cast<double>(ch14::symmetric_interactions(n, k)) / (0.5 * double(n) * double(n - 1)) - 1.0);
+  };
+  // The footnote's N = 65536, k = 32: 50.02% of the brute force, 0.05% over the ideal.
+  CHECK(std::round(percent(65536, 32) * 100) / 100 == Approx(50.02));
+  CHECK(over_ideal(65536, 32) < 0.1);
+  // The footnote's own numbers, 51.5% and 3% over the ideal, are those of N = 1024.
+  CHECK(std::round(percent(1024, 32) * 10) / 10 == Approx(51.5));
+  CHECK(std::round(over_ideal(1024, 32)) == Approx(3.0));
+  CHECK(ch14::symmetric_interactions(1024, 32) == ch14::symmetric_coverage(1024, 32).evaluations);
+}
+
+TEST_CASE("a warp walks a tile on 32 different columns, and each column's sum travels with it") {
+  const int k = 32;  // a warp: the kernel's tile
+  const auto walk = ch14::tile_schedule(k);
+  REQUIRE(walk.size() == std::size_t(k));
+  std::vector<std::vector<int>> seen(k, std::vector<int>(k, 0));
+  for (int s = 0; s < k; ++s) {
+    std::set<int> columns;
+    for (int l = 0; l < k; ++l) {
+      CHECK(walk[s][l].column == (l + s) % k);
+      CHECK(walk[s][l].sum_of == walk[s][l].column);  // the lane adds into the right column
+      columns.insert(walk[s][l].column);
+      ++seen[l][walk[s][l].column];
+    }
+    CHECK(columns.size() == std::size_t(k));  // no two lanes on one column: no bank conflict
+  }
+  for (int l = 0; l < k; ++l) {
+    for (int c = 0; c < k; ++c) CHECK(seen[l][c] == 1);
+    // After the tile lane l holds column (l + 31) mod 32's sum, where the kernel stores it.
+    CHECK(walk[k - 1][l].sum_of == (l + k - 1) % k);
+  }
+
+  // With real bodies: the row sums and the (subtracted) column sums of the walk are the
+  // accelerations the brute force computes from the tile's two sets of bodies.
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed);
+  const ch14::HostBodies b = ch14::random_bodies(2 * k, seed);  // rows 0..31, columns 32..63
+  std::vector<std::array<double, 3>> rows(k), columns(k);
+  for (int s = 0; s < k; ++s) {
+    for (int l = 0; l < k; ++l) {
+      const auto a = term(b, l, k + walk[s][l].column);  // on the row body
+      const double ratio = double(b.aos[l].w) / double(b.aos[k + walk[s][l].column].w);
+      for (int c = 0; c < 3; ++c) {
+        rows[l][c] += a[c];
+        columns[walk[s][l].sum_of][c] -= a[c] * ratio;  // m_i a_ij = -m_j a_ji
+      }
+    }
+  }
+  for (int l = 0; l < k; ++l) {
+    std::array<double, 3> want_row{}, want_column{};
+    double scale_row = 0.0, scale_column = 0.0;  // sums of |terms|: the rounding's scale
+    for (int c = 0; c < k; ++c) {
+      const auto r = term(b, l, k + c);
+      const auto q = term(b, k + l, c);
+      for (int d = 0; d < 3; ++d) {
+        want_row[d] += r[d];
+        want_column[d] += q[d];
+        scale_row += std::fabs(r[d]);
+        scale_column += std::fabs(q[d]);
+      }
+    }
+    for (int d = 0; d < 3; ++d) {
+      CHECK(std::fabs(rows[l][d] - want_row[d]) <= 1e-12 * scale_row);
+      CHECK(std::fabs(columns[l][d] - want_column[d]) <= 1e-12 * scale_column);
+    }
+  }
+}
+
+TEST_CASE("the models of the figures follow the lines of their kernels") {
+  for (const ch14::KernelLines& k : ch14::figure_kernel_lines()) {
+    const std::string text = read_source(k.file);
+    for (const std::string& line : k.lines) {
+      INFO(k.file << ": " << line);
+      CHECK(has_line(text, line));
+    }
+  }
+}
+
+TEST_CASE("the committed figures are what the models draw") {
+  const auto figures = ch14::chapter_figures();
+  CHECK(figures.size() == 4);
+  const std::string readme = read_source("README.md");
+  for (const ch14::Figure& f : figures) {
+    INFO("figure " << f.name << " (regenerate: nbody_figures --figures ch14_nbody/figures)");
+    CHECK(read_source("figures/" + f.name + ".dot") == f.dot);
+    CHECK(read_source("figures/" + f.name + ".md") == f.doxygen());
+    CHECK(f.dot.find("digraph") == 0);
+    CHECK(f.caption.find('"') == std::string::npos);
+    CHECK(readme.find("\\includedoc ch14_nbody/figures/" + f.name + ".md") != std::string::npos);
+  }
+}
+
+namespace {
+
+// The cells of one CSV line (quoted cells may hold commas).
+std::vector<std::string> csv_cells(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) cells.emplace_back();
+    else cells.back() += c;
+  }
+  return cells;
+}
+
+// Row \p id of a committed results CSV, by column name (empty when there is none).
+std::map<std::string, std::string> results_row(const std::string& path, const std::string& id) {
+  std::istringstream in(hb::read_text_file(std::string(CH14_SOURCE_DIR) + "/../" + path));
+  std::vector<std::string> header;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto cells = csv_cells(line);
+    if (header.empty()) {
+      header = cells;
+    } else if (cells[0] == id) {
+      std::map<std::string, std::string> row;
+      for (std::size_t k = 0; k < header.size() && k < cells.size(); ++k) row[header[k]] = cells[k];
+      return row;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("every variant's section names its source and its row of Table 14.4") {
+  const std::string readme = read_source("README.md");
+  const std::string sources = read_source("sources.md");
+  std::vector<int> ids;
+  for (const ch14::Variant& v : ch14::variants()) ids.push_back(v.id);
+  ids.push_back(14);  // the NCCL program, a table of its own
+  std::sort(ids.begin(), ids.end());
+  for (const int id : ids) {
+    INFO("variant " << id);
+    const std::size_t at = readme.find("### Variant " + std::to_string(id) + ":");
+    REQUIRE(at != std::string::npos);
+    const std::string section = readme.substr(at, readme.find("\n### ", at + 1) - at);
+    // The source link, and the whole file under that label on the plain-programs page.
+    const std::string label = "ch14_source_" + std::to_string(id);
+    const std::size_t link = section.find("Source: \\ref " + label + " \"");
+    REQUIRE(link != std::string::npos);
+    const std::size_t name = link + std::string("Source: \\ref ").size() + label.size() + 2;
+    const std::string file = section.substr(name, section.find('"', name) - name);
+    const std::size_t anchor = sources.find("{#" + label + "}");
+    REQUIRE(anchor != std::string::npos);
+    CHECK(sources.find("\\include ch14_nbody/" + file, anchor) == sources.find("\\include", anchor));
+    // Rows of Table 14.4: the page's numbers are the CSV's.
+    const auto row = results_row("docs/results/ch14_table14_4.csv", std::to_string(id));
+    if (row.empty()) continue;
+    const std::string claim =
+        row.at("1e9 interactions/s") + "e9 interactions/s at " + row.at("bodies") + " bodies, " +
+        (id <= 5 ? row.at("x CPU reference") + "x the CPU reference"
+                 : row.at("% of FP32 issue bound") + "% of the FP32 issue bound");
+    INFO(claim);
+    CHECK(hb::normalize_space(section).find("docs/results/ch14_table14_4.csv): " + claim) !=
+          std::string::npos);
+  }
+  std::size_t labels = 0;
+  for (std::size_t a = sources.find("{#ch14_source_"); a != std::string::npos;
+       a = sources.find("{#ch14_source_", a + 1))
+    ++labels;
+  CHECK(labels == ids.size() + 1);  // and the variant table
 }
