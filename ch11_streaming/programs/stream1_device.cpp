@@ -3,9 +3,9 @@
 // kernel, copy out back. The report shows where the time goes: almost all of it in the copies.
 //
 // Its main is the one all three one-strategy programs share (ch11::run_one_strategy in
-// pipeline.cu); what this program is, is the table below.
+// harness.cpp); what this program is, is the table below.
 #include "hb/error.h"
-#include "pipeline.h"
+#include "harness.h"
 
 int main(int argc, char** argv) {
   return hb::run_main("stream1_device", [&] {

@@ -4,9 +4,9 @@
 // pipeline at once instead of waiting at each step. The stages still run one after another.
 //
 // Its main is the one all three one-strategy programs share (ch11::run_one_strategy in
-// pipeline.cu); what this program is, is the table below.
+// harness.cpp); what this program is, is the table below.
 #include "hb/error.h"
-#include "pipeline.h"
+#include "harness.h"
 
 int main(int argc, char** argv) {
   return hb::run_main("stream2_async", [&] {
