@@ -5,11 +5,11 @@ Compared with the unrolled kernel (listing 11.4): the same tiles of `Unroll` loa
 before the first store, but each load moves a `float4`, so a warp's load instruction covers
 512 bytes instead of 128 and the memory system sees a quarter of the requests for the same
 bytes. It adds to the sweep the dimension of section 11.1's memory reports that SAXPY's
-4-byte floats leave out: the operand size (listing 11.3 shows 4-byte operands). The last partial tile is done vector by vector
-behind checks, and the \f$n \bmod 4\f$ elements after the last whole vector by the first
-threads of block 0. `float4` accesses need 16-byte aligned addresses, so the launcher falls
-back to `saxpy_unrolled` when any of the three pointers is not aligned (a test runs both
-paths).
+4-byte floats leave out: the operand size (listing 11.3 shows 4-byte operands). The last
+partial tile is done vector by vector behind checks, and the `n % 4` elements after the last
+whole vector by the first threads of block 0. `float4` accesses need 16-byte aligned
+addresses, so the launcher falls back to `saxpy_unrolled` when any of the three pointers is
+not aligned (a test runs both paths).
 [changed] */
 #pragma once
 

@@ -5,10 +5,10 @@
 // We time one copy of 8n bytes host->device (what SAXPY sends for n floats) alone, and then
 // with 4n bytes (what SAXPY sends back) going the other way at the same time: once by a copy
 // engine at full speed, and once by a kernel writing mapped host memory at a rate we choose
-// (kernels/04_paced_copy.cuh), from a trickle up to as fast as it goes. If the copy in only suffered when
-// the two directions together asked for more than the bus carries, the trickles would cost it
-// nothing, and a pipeline that paced its copies out would reach the bound. The last column
-// says what each byte sent back costs the copy in; the page compares the rows.
+// (kernels/04_paced_copy.cuh), from a trickle up to as fast as it goes. If the copy in only
+// suffered when the two directions together needed more than the bus carries, the trickles
+// would cost it nothing, and a pipeline that paced its copies out would reach the bound. The
+// last column says what each byte sent back costs the copy in; the page compares the rows.
 //
 // Last, the pipelined strategy itself runs in the same process, so its distance from the copy
 // in alone can be set beside what the copies out cost.

@@ -110,7 +110,8 @@ hb::Report stage_report(const StageTimes& t, std::size_t n) {
   auto row = [&](const char* id, const char* stage, std::size_t bytes_per_element, double ms) {
     if (std::isnan(ms)) return;
     const double bytes = double(bytes_per_element) * double(n);
-    r.row({id, stage, hb::fixed(bytes / 1e6, 1), hb::fixed(ms, 3), hb::fixed(hb::gbs(bytes, ms), 2)});
+    r.row({id, stage, hb::fixed(bytes / 1e6, 1), hb::fixed(ms, 3),
+           hb::fixed(hb::gbs(bytes, ms), 2)});
   };
   row("h2d", "memcpy host->device (x, y)", kH2DBytesPerElement, t.h2d_ms);
   row("kernel", "kernel", kBytesPerElement, t.kernel_ms);
@@ -120,7 +121,6 @@ hb::Report stage_report(const StageTimes& t, std::size_t n) {
   return r;
 }
 
-// [stream-program-main]
 int run_one_strategy(const OneStrategyProgram& program, int argc, char** argv) {
   const auto opt = parse_options({program.name, program.description}, argc, argv);
   if (!opt) return 0;
@@ -145,6 +145,5 @@ int run_one_strategy(const OneStrategyProgram& program, int argc, char** argv) {
   if (cmp) require_ok(*cmp, program.name);
   return 0;
 }
-// [stream-program-main]
 
 }  // namespace ch11

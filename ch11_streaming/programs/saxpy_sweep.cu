@@ -105,7 +105,6 @@ int main(int argc, char** argv) {
       r.row(row);
     }
 
-    // [saxpy-sweep]
     struct Best {
       double gbs = 0;
       std::string kernel;
@@ -157,7 +156,6 @@ int main(int argc, char** argv) {
         r.row(row);
       }
     }
-    // [saxpy-sweep]
 
     ch11::add_facts(r, "saxpy_sweep", *opt, "none (device memory only)");
     r.fact("bytes counted", "12 per element (read x, read y, write out)");

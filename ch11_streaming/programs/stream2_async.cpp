@@ -10,7 +10,6 @@
 
 int main(int argc, char** argv) {
   return hb::run_main("stream2_async", [&] {
-    // [stream2-program]
     const ch11::OneStrategyProgram program{
         "stream2_async",
          "SAXPY through the GPU with pinned memory and cudaMemcpyAsync "
@@ -18,7 +17,6 @@ int main(int argc, char** argv) {
         ch11::HostKind::Pinned,
         ch11::Strategy::Async,
         "pinned (cudaHostAlloc), cudaMemcpyAsync in one stream"};
-    // [stream2-program]
     return ch11::run_one_strategy(program, argc, argv);
   });
 }

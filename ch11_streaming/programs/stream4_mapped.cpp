@@ -10,14 +10,12 @@
 
 int main(int argc, char** argv) {
   return hb::run_main("stream4_mapped", [&] {
-    // [stream4-program]
     const ch11::OneStrategyProgram program{
         "stream4_mapped",
          "SAXPY on mapped pinned host memory, no copies (section 11.4)",
         ch11::HostKind::Mapped,
         ch11::Strategy::Mapped,
         "mapped pinned (cudaHostAllocMapped); the kernel reads and writes it directly"};
-    // [stream4-program]
     return ch11::run_one_strategy(program, argc, argv);
   });
 }

@@ -113,7 +113,6 @@ int main(int argc, char** argv) {
       return a.config.strategy < b.config.strategy;
     });
 
-    // [streaming-table]
     const double bytes = double(ch11::kBytesPerElement) * double(n);
     hb::Report r({"id", "strategy", "ms (median)", "effective GB/s", "% of transfer bound",
                   "% of copies alone", "check"});
@@ -130,7 +129,6 @@ int main(int argc, char** argv) {
              ch11::check_text(o.check)});
       if (o.check && !o.check->ok && !failure) failure = o.check;
     }
-    // [streaming-table]
     ch11::add_facts(r, "streaming", *opt,
                     "per strategy: pageable (1), pinned (2, 3, 5), mapped (4)");
     r.fact("host->device pinned (GB/s)",
