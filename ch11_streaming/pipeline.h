@@ -6,21 +6,17 @@
 ///
 /// Everything a run needs (host and device arrays, streams, events) is created once in a
 /// Pipeline, outside the timed region; the strategy functions only enqueue work and wait for it.
-/// The programs stream1_device ... stream4_mapped and the chapter driver `streaming` are thin
-/// mains over this header, so every number they print comes from the same code the tests run.
+/// The programs (programs/: stream1_device ... stream4_mapped and the chapter driver
+/// `streaming`) are thin mains over this header, so every number they print comes from the
+/// same code the tests run.
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <limits>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "hb/cli.h"
-#include "hb/compare.h"
 #include "hb/memory.h"
-#include "hb/report.h"
 
 namespace ch11 {
 
@@ -30,9 +26,6 @@ inline constexpr std::size_t kH2DBytesPerElement = 2 * sizeof(float);
 inline constexpr std::size_t kD2HBytesPerElement = sizeof(float);
 /// Bytes per element in all: what "effective GB/s" divides by the time.
 inline constexpr std::size_t kBytesPerElement = kH2DBytesPerElement + kD2HBytesPerElement;
-
-/// --n of the pipeline programs: 128M floats, as in the text.
-inline constexpr std::size_t kDefaultN = std::size_t(128) << 20;
 
 /// Where a pipeline's host arrays live.
 enum class HostKind {
@@ -87,10 +80,9 @@ enum class Strategy { Synchronous = 1, Async = 2, Streams = 3, Mapped = 4, Pipel
 /// One row of the strategy table.
 struct StrategyInfo {
   Strategy id;
-  const char* program;       ///< the text's program ("stream1_device"), or ours
-  const char* name;          ///< short name for tables
-  HostKind host;             ///< host memory it needs
-  const char* what_changed;  ///< one line: compared with the previous strategy ...
+  const char* program;  ///< the text's program ("stream1_device"), or ours
+  const char* name;     ///< short name for tables
+  HostKind host;        ///< host memory it needs
 };
 /// The strategy table (ids 1..5 in order), read by the programs, the driver and the tests.
 const std::vector<StrategyInfo>& strategies();
@@ -187,9 +179,6 @@ StageTimes measure_strategy(Pipeline& p, const StrategyConfig& config, float alp
 /// The median of each field over \p runs (NaN stays NaN).
 StageTimes median_times(const std::vector<StageTimes>& runs);
 
-/// Decimal GB/s of \p bytes in \p ms (NaN when ms is not positive).
-double gbs(double bytes, double ms);
-
 /// The fastest the pipeline can be, given how fast the bus moves data.
 struct TransferBound {
   double ms = 0.0;    ///< the bound
@@ -202,73 +191,5 @@ struct TransferBound {
 /// carries, since a pipeline's short copies out beside its copies in have beaten it (see the
 /// chapter page). Throws std::invalid_argument unless both rates are positive.
 TransferBound transfer_bound(std::size_t n, double h2d_gbs, double d2h_gbs);
-
-/// Flags and defaults of one chapter-11 program.
-struct ProgramSpec {
-  std::string program;      ///< executable name (for messages and --help)
-  std::string description;  ///< one line for --help
-  std::size_t default_n = kDefaultN;
-  bool max_streams_flag = false;  ///< accept --max-streams
-  bool chunk_flag = false;        ///< accept --chunk
-};
-
-/// Parsed options of a chapter-11 program.
-/// The largest |--alpha|: the data's values are of order one, so a * x + y stays far from
-/// float overflow and the check's tolerance stays meaningful.
-constexpr double kMaxAlpha = 1e6;
-
-struct StreamingOptions {
-  hb::CommonOptions common;
-  float alpha = 2.0f;
-  int max_streams = 8;
-  std::size_t chunk = 0;  ///< 0: let the driver choose
-  std::string command;    ///< the command line as given, for the report header
-};
-
-/// Parses the shared flags (hb::Cli) plus --alpha and, where \p spec asks, --max-streams and
-/// --chunk. Returns nothing after --help; throws hb::UsageError on bad input (before any GPU
-/// work).
-std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
-                                              const char* const* argv);
-
-/// Seeded inputs x, y uniform in [-1, 1) and, unless the check is off, the CPU reference.
-struct Inputs {
-  std::vector<float> x, y;
-  std::vector<float> reference;  ///< saxpy_cpu(x, y); empty when not checking
-  float max_abs_x = 0.0f;
-};
-Inputs make_inputs(std::size_t n, std::uint64_t seed, float alpha, bool with_reference);
-
-/// Compares \p out with the CPU reference within tolerance_vs_cpu().
-hb::CompareResult compare_output(const float* out, const Inputs& in, float alpha);
-/// Throws hb::CheckFailed (exit code 1) naming \p what when \p result failed.
-void require_ok(const hb::CompareResult& result, const std::string& what);
-/// The "check" fact or cell: "ok", "FAILED (k of n outputs)", or "skipped (--no-check)" when
-/// \p result is empty.
-std::string check_text(const std::optional<hb::CompareResult>& result);
-
-/// Adds the header block shared by the chapter's programs: program, command, date, GPU, driver,
-/// CUDA runtime, N, bytes, host memory, alpha, seed, iterations.
-void add_facts(hb::Report& report, const std::string& program, const StreamingOptions& opt,
-               const std::string& host_memory);
-/// The book's report of one run: one row per stage that could be timed (host->device, kernel,
-/// device->host, total on the GPU's clock, total wall clock), with ms and GB/s.
-hb::Report stage_report(const StageTimes& t, std::size_t n);
-
-/// What distinguishes the one-strategy programs stream1_device, stream2_async and
-/// stream4_mapped: everything else about them is the same.
-struct OneStrategyProgram {
-  const char* name;         ///< executable name
-  const char* description;  ///< one line for --help
-  HostKind host;            ///< where the host arrays live
-  Strategy strategy;        ///< how the data moves
-  const char* memory;       ///< the "host memory" fact of the report
-};
-
-/// The main of a one-strategy program: parse the flags, make seeded inputs and the CPU
-/// reference (outside the timings), run the strategy (one warm-up, then the median of
-/// --iters), check the output and print the book's report. Returns the exit code; throws
-/// what hb::run_main maps to exit codes.
-int run_one_strategy(const OneStrategyProgram& program, int argc, char** argv);
 
 }  // namespace ch11

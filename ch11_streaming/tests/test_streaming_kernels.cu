@@ -18,9 +18,9 @@
 #include "hb/memory.h"
 #include "hb/random.h"
 #include "hb/testing.h"
-#include "paced_copy.h"
-#include "saxpy.cuh"
-#include "saxpy_cpu.h"
+#include "kernels/02_unrolled.cuh"
+#include "reference.h"
+#include "streaming.h"
 
 TEST_CASE("the launcher tables hold a distinct launcher for every unroll factor from 1 to 16") {
   std::set<ch11::SaxpyLauncher> seen;

@@ -3,13 +3,12 @@
 // kernel, copy out back. The report shows where the time goes: almost all of it in the copies.
 //
 // Its main is the one all three one-strategy programs share (ch11::run_one_strategy in
-// pipeline.cu); what this program is, is the table below.
+// harness.cpp); what this program is, is the table below.
 #include "hb/error.h"
-#include "pipeline.h"
+#include "harness.h"
 
 int main(int argc, char** argv) {
   return hb::run_main("stream1_device", [&] {
-    // [stream1-program]
     const ch11::OneStrategyProgram program{
         "stream1_device",
          "SAXPY through the GPU with synchronous cudaMemcpy from pageable "
@@ -17,7 +16,6 @@ int main(int argc, char** argv) {
         ch11::HostKind::Pageable,
         ch11::Strategy::Synchronous,
         "pageable (std::vector), synchronous cudaMemcpy"};
-    // [stream1-program]
     return ch11::run_one_strategy(program, argc, argv);
   });
 }

@@ -1,14 +1,21 @@
-// The paced copy of paced_copy.h.
-#include "paced_copy.h"
+/// \file
+/// \brief Chapter 11, beyond the text: a copy at a chosen rate, to measure how much traffic back
+///        to the host costs the copy to the device (`bus_sharing`).
+/* [changed]
+Compared with the SAXPY kernels: no arithmetic, and a speed limit. A copy engine always runs
+at full speed, so to ask "does a *slow* copy out still slow the copy in?" we need traffic back
+to the host at a rate we choose: a kernel that writes mapped host memory, each tile of the
+copy waiting for its moment on the GPU's nanosecond clock (`%globaltimer`, the same clock in
+every SM).
+[changed] */
+#pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 
-#include "hb/error.h"
-#include "hb/memory.h"
+#include "streaming.h"
 
 namespace ch11 {
-namespace {
 
 /// Nanoseconds on the GPU's global timer (the same clock in every SM).
 __device__ __forceinline__ std::uint64_t global_ns() {
@@ -21,8 +28,8 @@ __device__ __forceinline__ std::uint64_t global_ns() {
 /// Tile t (kPacedThreads x kPacedFloatsPerThread floats) goes to block t mod gridDim.x and
 /// starts no earlier than t x ns_per_tile after the block began: together the blocks write at
 /// most one tile per ns_per_tile. Thread 0 waits (sleeping between looks at the clock) and the
-/// barrier holds the others; ns_per_tile == 0 does not wait at all.
-/// \tparam kVector 16-byte loads and stores (both pointers 16-byte aligned)
+/// barrier holds the others; ns_per_tile == 0 does not wait at all. kVector: 16-byte loads
+/// and stores (both pointers 16-byte aligned).
 template <bool kVector>
 __global__ void paced_copy_kernel(float* __restrict__ dst, const float* __restrict__ src,
                                   std::size_t n, double ns_per_tile) {
@@ -48,21 +55,5 @@ __global__ void paced_copy_kernel(float* __restrict__ dst, const float* __restri
   }
 }
 // [paced-copy-kernel]
-
-}  // namespace
-
-void launch_paced_copy(float* dst, const float* src, std::size_t n, double gbs, int blocks,
-                       cudaStream_t stream) {
-  if (blocks < 1) throw std::invalid_argument("launch_paced_copy: blocks must be at least 1");
-  if (n == 0) return;
-  constexpr double kTileBytes = double(kPacedThreads) * kPacedFloatsPerThread * sizeof(float);
-  const double ns_per_tile = gbs > 0 ? kTileBytes / gbs : 0.0;  // bytes / (1e9 bytes/s) = ns
-  if (hb::aligned16(dst) && hb::aligned16(src)) {
-    paced_copy_kernel<true><<<blocks, kPacedThreads, 0, stream>>>(dst, src, n, ns_per_tile);
-  } else {
-    paced_copy_kernel<false><<<blocks, kPacedThreads, 0, stream>>>(dst, src, n, ns_per_tile);
-  }
-  HB_CHECK_LAUNCH();
-}
 
 }  // namespace ch11

@@ -5,10 +5,10 @@
 // We time one copy of 8n bytes host->device (what SAXPY sends for n floats) alone, and then
 // with 4n bytes (what SAXPY sends back) going the other way at the same time: once by a copy
 // engine at full speed, and once by a kernel writing mapped host memory at a rate we choose
-// (paced_copy.h), from a trickle up to as fast as it goes. If the copy in only suffered when
-// the two directions together asked for more than the bus carries, the trickles would cost it
-// nothing, and a pipeline that paced its copies out would reach the bound. The last column
-// says what each byte sent back costs the copy in; the page compares the rows.
+// (kernels/04_paced_copy.cuh), from a trickle up to as fast as it goes. If the copy in only
+// suffered when the two directions together needed more than the bus carries, the trickles
+// would cost it nothing, and a pipeline that paced its copies out would reach the bound. The
+// last column says what each byte sent back costs the copy in; the page compares the rows.
 //
 // Last, the pipelined strategy itself runs in the same process, so its distance from the copy
 // in alone can be set beside what the copies out cost.
@@ -21,14 +21,15 @@
 #include <string>
 #include <vector>
 
+#include "hb/bench.h"
 #include "hb/device.h"
 #include "hb/error.h"
 #include "hb/memory.h"
 #include "hb/random.h"
 #include "hb/report.h"
 #include "hb/timing.h"
-#include "paced_copy.h"
-#include "pipeline.h"
+#include "harness.h"
+#include "streaming.h"
 
 namespace {
 
@@ -194,9 +195,9 @@ int main(int argc, char** argv) {
         const double during =
             side_ran ? std::min(back_bytes, back_bytes / back_time * copy_in) : 0.0;
         r.row({besides[k].id, besides[k].what,
-               side_ran ? hb::fixed(ch11::gbs(back_bytes, back_time), 2) : "-",
+               side_ran ? hb::fixed(hb::gbs(back_bytes, back_time), 2) : "-",
                hb::fixed(during / 1e6, 1), hb::fixed(copy_in, 3),
-               hb::fixed(ch11::gbs(up_bytes, copy_in), 2), hb::fixed(100.0 * alone_ms / copy_in, 1),
+               hb::fixed(hb::gbs(up_bytes, copy_in), 2), hb::percent(alone_ms, copy_in),
                side_ran ? hb::fixed((copy_in - alone_ms) / (during / 1e9), 2) : "-", checks[k]});
       }
       // The best chunk size, as in the driver.
@@ -208,7 +209,7 @@ int main(int argc, char** argv) {
       r.row({"p",
              "SAXPY pipelined, chunk " + std::to_string(chunks[best]) + " floats (wall clock)", "-",
              hb::fixed(back_bytes / 1e6, 1), hb::fixed(wall, 3),
-             hb::fixed(ch11::gbs(up_bytes, wall), 2), hb::fixed(100.0 * alone_ms / wall, 1),
+             hb::fixed(hb::gbs(up_bytes, wall), 2), hb::percent(alone_ms, wall),
              hb::fixed((wall - alone_ms) / (back_bytes / 1e9), 2), pipeline_checks[best]});
     }
 

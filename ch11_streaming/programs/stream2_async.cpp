@@ -4,13 +4,12 @@
 // pipeline at once instead of waiting at each step. The stages still run one after another.
 //
 // Its main is the one all three one-strategy programs share (ch11::run_one_strategy in
-// pipeline.cu); what this program is, is the table below.
+// harness.cpp); what this program is, is the table below.
 #include "hb/error.h"
-#include "pipeline.h"
+#include "harness.h"
 
 int main(int argc, char** argv) {
   return hb::run_main("stream2_async", [&] {
-    // [stream2-program]
     const ch11::OneStrategyProgram program{
         "stream2_async",
          "SAXPY through the GPU with pinned memory and cudaMemcpyAsync "
@@ -18,7 +17,6 @@ int main(int argc, char** argv) {
         ch11::HostKind::Pinned,
         ch11::Strategy::Async,
         "pinned (cudaHostAlloc), cudaMemcpyAsync in one stream"};
-    // [stream2-program]
     return ch11::run_one_strategy(program, argc, argv);
   });
 }

@@ -1,8 +1,6 @@
-// The one translation unit that instantiates chapter 11's kernels: both forms for unroll
-// factors 1 to 16, their launchers, and the tables that let the sweep and the tests pick a
-// launcher by number at run time.
-#include "saxpy.cuh"
-
+// The one translation unit that compiles chapter 11's kernels (kernels/): the three SAXPY forms
+// for unroll factors 1 to 16 and the paced copy, their launchers, and the tables that let the
+// sweep and the tests pick a launcher by number at run time.
 #include <algorithm>
 #include <array>
 #include <stdexcept>
@@ -10,6 +8,11 @@
 
 #include "hb/error.h"
 #include "hb/memory.h"
+#include "kernels/01_grid_stride.cuh"
+#include "kernels/02_unrolled.cuh"
+#include "kernels/03_vectorized.cuh"
+#include "kernels/04_paced_copy.cuh"
+#include "streaming.h"
 
 namespace ch11 {
 
@@ -78,7 +81,7 @@ void launch_saxpy_vectorized(float* out, const float* x, const float* y, std::si
 namespace {
 
 // Builds {launcher<1>, ..., launcher<kMaxUnroll>} for one form; this is where the 3 x 16
-// kernels are instantiated.
+// SAXPY kernels are instantiated.
 template <std::size_t... I>
 constexpr std::array<SaxpyLauncher, sizeof...(I)> grid_stride_table(std::index_sequence<I...>) {
   return {&launch_saxpy_grid_stride<int(I) + 1>...};
@@ -122,6 +125,20 @@ std::string saxpy_kernel_name(SaxpyForm form, int unroll) {
 void PipelineKernel::launch(float* out, const float* x, const float* y, std::size_t n, float alpha,
                             cudaStream_t stream) {
   launch_saxpy_unrolled<unroll>(out, x, y, n, alpha, LaunchShape{threads, 0}, stream);
+}
+
+void launch_paced_copy(float* dst, const float* src, std::size_t n, double gbs, int blocks,
+                       cudaStream_t stream) {
+  if (blocks < 1) throw std::invalid_argument("launch_paced_copy: blocks must be at least 1");
+  if (n == 0) return;
+  constexpr double kTileBytes = double(kPacedThreads) * kPacedFloatsPerThread * sizeof(float);
+  const double ns_per_tile = gbs > 0 ? kTileBytes / gbs : 0.0;  // bytes / (1e9 bytes/s) = ns
+  if (hb::aligned16(dst) && hb::aligned16(src)) {
+    paced_copy_kernel<true><<<blocks, kPacedThreads, 0, stream>>>(dst, src, n, ns_per_tile);
+  } else {
+    paced_copy_kernel<false><<<blocks, kPacedThreads, 0, stream>>>(dst, src, n, ns_per_tile);
+  }
+  HB_CHECK_LAUNCH();
 }
 
 }  // namespace ch11

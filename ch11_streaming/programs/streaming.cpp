@@ -12,10 +12,11 @@
 #include <vector>
 
 #include "hb/bandwidth.h"
+#include "hb/bench.h"
 #include "hb/device.h"
 #include "hb/error.h"
 #include "hb/report.h"
-#include "pipeline.h"
+#include "harness.h"
 
 namespace {
 
@@ -112,27 +113,22 @@ int main(int argc, char** argv) {
       return a.config.strategy < b.config.strategy;
     });
 
-    // [streaming-table]
     const double bytes = double(ch11::kBytesPerElement) * double(n);
     hb::Report r({"id", "strategy", "ms (median)", "effective GB/s", "% of transfer bound",
                   "% of copies alone", "check"});
-    const auto percent = [](double reference_ms, double ms) {
-      return hb::fixed(100.0 * reference_ms / ms, 1);
-    };
     r.row({"0", "transfer bound (set by " + bound.limit + ")", hb::fixed(bound.ms, 3),
-           hb::fixed(ch11::gbs(bytes, bound.ms), 2), "100.0", "-", "-"});
+           hb::fixed(hb::gbs(bytes, bound.ms), 2), "100.0", "-", "-"});
     r.row({"0c", "copies alone, both directions at once (measured)",
-           hb::fixed(copies.median_ms, 3), hb::fixed(ch11::gbs(bytes, copies.median_ms), 2),
-           percent(bound.ms, copies.median_ms), "100.0", "-"});
+           hb::fixed(copies.median_ms, 3), hb::fixed(hb::gbs(bytes, copies.median_ms), 2),
+           hb::percent(bound.ms, copies.median_ms), "100.0", "-"});
     std::optional<hb::CompareResult> failure;
     for (const Outcome& o : rows) {
       r.row({std::to_string(int(o.config.strategy)), ch11::describe(o.config),
-             hb::fixed(o.times.wall_ms, 3), hb::fixed(ch11::gbs(bytes, o.times.wall_ms), 2),
-             percent(bound.ms, o.times.wall_ms), percent(copies.median_ms, o.times.wall_ms),
+             hb::fixed(o.times.wall_ms, 3), hb::fixed(hb::gbs(bytes, o.times.wall_ms), 2),
+             hb::percent(bound.ms, o.times.wall_ms), hb::percent(copies.median_ms, o.times.wall_ms),
              ch11::check_text(o.check)});
       if (o.check && !o.check->ok && !failure) failure = o.check;
     }
-    // [streaming-table]
     ch11::add_facts(r, "streaming", *opt,
                     "per strategy: pageable (1), pinned (2, 3, 5), mapped (4)");
     r.fact("host->device pinned (GB/s)",

@@ -2,14 +2,15 @@
 //
 // Section 11.1 says that once the data is on the GPU, SAXPY is a matter of global-memory
 // bandwidth, and that the best block size and unroll factor are found by trying them, which a
-// block-agnostic kernel makes easy. We try both kernel forms of saxpy.cuh with unroll factors
-// 1..16 at 32..1024 threads per block (grids sized by the occupancy API) and print GB/s,
+// block-agnostic kernel makes easy. We try the three kernel forms of kernels/ with unroll
+// factors 1..16 at 32..1024 threads per block (grids sized by the occupancy API) and print GB/s,
 // counting the 12 bytes per element SAXPY must move (read x, read y, write out). The reference
 // row is cudaMemcpy device->device moving the same 12n bytes, measured in the same run.
 //
-// Every configuration is checked: the output is poisoned before it runs and compared with the
-// CPU reference afterwards, on the GPU (a small counting kernel), so a sweep of 200
-// configurations over 64M floats does not spend minutes comparing on the CPU.
+// Every configuration is checked: the output is poisoned before its first call and compared
+// with the CPU reference after it and again after the timed calls, on the GPU (a small counting
+// kernel), so a sweep of 288 configurations over 64M floats does not spend minutes comparing on
+// the CPU.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -18,14 +19,14 @@
 #include <vector>
 
 #include "hb/bandwidth.h"
+#include "hb/bench.h"
 #include "hb/device.h"
 #include "hb/error.h"
 #include "hb/memory.h"
 #include "hb/report.h"
-#include "hb/timing.h"
-#include "pipeline.h"
-#include "saxpy.cuh"
-#include "saxpy_cpu.h"
+#include "harness.h"
+#include "reference.h"
+#include "streaming.h"
 
 namespace {
 
@@ -104,7 +105,6 @@ int main(int argc, char** argv) {
       r.row(row);
     }
 
-    // [saxpy-sweep]
     struct Best {
       double gbs = 0;
       std::string kernel;
@@ -124,19 +124,26 @@ int main(int argc, char** argv) {
         int row_threads = 0;
         bool row_ok = true;
         for (const int threads : thread_counts) {
-          if (check) hb::poison(out.data(), out.bytes(), 0xFF, s);
-          const hb::TimingStats t = hb::time_events(
+          // A poisoned output and one checked call, a warm-up, the median of --iters timed
+          // calls, and the check again (hb::measure_checked).
+          const hb::Checked t = hb::measure_checked(
+              [&](cudaStream_t st) {
+                if (check) hb::poison(out.data(), out.bytes(), 0xFF, st);
+              },
               [&](cudaStream_t st) {
                 launch(out.data(), x.data(), y.data(), n, opt->alpha, {threads, 0}, st);
               },
-              s, 1, iters);
-          const double rate = ch11::gbs(bytes, t.median_ms);
+              [&] {
+                return device_mismatches(out.data(), reference.data(), n, tol, s, counter) == 0;
+              },
+              s, 1, iters, check);
+          const double rate = hb::gbs(bytes, t.median_ms);
           row.push_back(hb::fixed(rate, 1));
           if (rate > row_best) {
             row_best = rate;
             row_threads = threads;
           }
-          if (check && device_mismatches(out.data(), reference.data(), n, tol, s, counter) != 0) {
+          if (!t.ok) {
             row_ok = false;
             ++failures;
           }
@@ -149,7 +156,6 @@ int main(int argc, char** argv) {
         r.row(row);
       }
     }
-    // [saxpy-sweep]
 
     ch11::add_facts(r, "saxpy_sweep", *opt, "none (device memory only)");
     r.fact("bytes counted", "12 per element (read x, read y, write out)");

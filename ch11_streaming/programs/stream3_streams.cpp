@@ -6,9 +6,10 @@
 #include <optional>
 #include <string>
 
+#include "hb/bench.h"
 #include "hb/device.h"
 #include "hb/error.h"
-#include "pipeline.h"
+#include "harness.h"
 
 int main(int argc, char** argv) {
   return hb::run_main("stream3_streams", [&] {
@@ -40,7 +41,7 @@ int main(int argc, char** argv) {
         const std::string id =
             (order == ch11::IssueOrder::BreadthFirst ? "bf" : "df") + std::to_string(k);
         r.row({id, ch11::issue_order_name(order), std::to_string(k), hb::fixed(t.wall_ms, 3),
-               hb::fixed(ch11::gbs(double(ch11::kBytesPerElement) * double(n), t.wall_ms), 2),
+               hb::fixed(hb::gbs(double(ch11::kBytesPerElement) * double(n), t.wall_ms), 2),
                ch11::check_text(cmp)});
       }
     }

@@ -4,20 +4,18 @@
 // of the arrays overlap, so there is no overhang; the price is that the SMs wait on the bus.
 //
 // Its main is the one all three one-strategy programs share (ch11::run_one_strategy in
-// pipeline.cu); what this program is, is the table below.
+// harness.cpp); what this program is, is the table below.
 #include "hb/error.h"
-#include "pipeline.h"
+#include "harness.h"
 
 int main(int argc, char** argv) {
   return hb::run_main("stream4_mapped", [&] {
-    // [stream4-program]
     const ch11::OneStrategyProgram program{
         "stream4_mapped",
          "SAXPY on mapped pinned host memory, no copies (section 11.4)",
         ch11::HostKind::Mapped,
         ch11::Strategy::Mapped,
         "mapped pinned (cudaHostAllocMapped); the kernel reads and writes it directly"};
-    // [stream4-program]
     return ch11::run_one_strategy(program, argc, argv);
   });
 }

@@ -10,23 +10,28 @@
 /// fail the check and a wrong element (a missed index, a stale value, poison) always does.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
+#include <limits>
 
 namespace ch11 {
 
-/// Listing 11.1: the reference SAXPY on the CPU, `out[i] = alpha * x[i] + y[i]`.
-/// (The printed listing has `out[i] +=`, a typo: listing 11.2 and the text say `=`.)
-/// \param out   n results; may alias neither input
-/// \param x     n inputs, scaled by \p alpha
-/// \param y     n inputs, added
-/// \param n     number of elements (0 is allowed)
-/// \param alpha the scale factor
-void saxpy_cpu(float* out, const float* x, const float* y, std::size_t n, float alpha);
+// [saxpy-cpu]
+/// Listing 11.1: the reference SAXPY on the CPU, `out[i] = alpha * x[i] + y[i]` for i < n
+/// (n may be 0). `out` may alias neither input.
+inline void saxpy_cpu(float* out, const float* x, const float* y, std::size_t n, float alpha) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = alpha * x[i] + y[i];
+}
+// [saxpy-cpu]
 
 /// The exact value of every element, computed in double: the product of two floats is exact
 /// in double (24 + 24 < 53 significant bits) and the sum is rounded once, to 2^-53, so this
 /// reference is 2^29 times more accurate than any float result.
-void saxpy_exact(double* out, const float* x, const float* y, std::size_t n, float alpha);
+inline void saxpy_exact(double* out, const float* x, const float* y, std::size_t n,
+                        float alpha) {
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = static_cast<double>(alpha) * static_cast<double>(x[i]) + static_cast<double>(y[i]);
+}
 
 /// A tolerance for hb::compare_relative: an element passes when
 /// \f$|got - want| \le atol + rtol \cdot |want|\f$.
@@ -47,14 +52,28 @@ inline constexpr double kFloatRoundoff = 1.0 / 16777216.0;
 /// rounding can never tip a correct element over the edge.
 /// \param alpha     the scale factor of the run
 /// \param max_abs_x the largest |x[i]| of the run's input
-SaxpyTolerance tolerance_vs_exact(float alpha, float max_abs_x);
+inline SaxpyTolerance tolerance_vs_exact(float alpha, float max_abs_x) {
+  const double u = kFloatRoundoff;
+  const double a = std::fabs(static_cast<double>(alpha)) * static_cast<double>(max_abs_x);
+  return {2.0 * u, 2.0 * u * (1.0 + u) * a};
+}
 
 /// Tolerance between two float SAXPY results, e.g. the GPU (fused) against saxpy_cpu()
 /// (unfused): each is within tolerance_vs_exact() of the exact value, so their difference is
 /// within the sum of the two bounds; we allow twice the exact bound on each side (4u).
-SaxpyTolerance tolerance_vs_cpu(float alpha, float max_abs_x);
+inline SaxpyTolerance tolerance_vs_cpu(float alpha, float max_abs_x) {
+  const SaxpyTolerance one = tolerance_vs_exact(alpha, max_abs_x);
+  return {2.0 * one.rtol, 2.0 * one.atol};
+}
 
 /// The largest |v[i]| (0 for an empty array); NaN counts as infinitely large.
-float max_abs(const float* v, std::size_t n);
+inline float max_abs(const float* v, std::size_t n) {
+  float m = 0.0f;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (std::isnan(v[i])) return std::numeric_limits<float>::infinity();
+    m = std::fmax(m, std::fabs(v[i]));
+  }
+  return m;
+}
 
 }  // namespace ch11
