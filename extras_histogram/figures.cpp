@@ -1,5 +1,5 @@
-// The histogram chapter's figure: method 3 of the course notes (sort, then reduce by key) on
-// the notes' own example, drawn from a CPU model of variant 9's three steps.
+// The histogram chapter's figure: method 3 of the blog post (sort, then reduce by key) on
+// the post's own example, drawn from a CPU model of variant 9's three steps.
 #include "figures.h"
 
 #include <algorithm>
@@ -30,7 +30,7 @@ SortReduce sort_reduce_model(const std::uint8_t* in, std::size_t n) {
 }
 // [histogram-figure-model]
 
-std::vector<std::uint8_t> notes_example_keys() { return {2, 1, 1, 2, 1, 0, 2, 2}; }
+std::vector<std::uint8_t> post_example_keys() { return {2, 1, 1, 2, 1, 0, 2, 2}; }
 
 std::string Figure::doxygen() const { return "\\dot \"" + caption + "\"\n" + dot + "\\enddot\n"; }
 
@@ -59,7 +59,7 @@ std::string title_row(const std::string& text, int columns) {
 const char* const kTable = "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"2\">\n";
 
 Figure sort_reduce_figure() {
-  const std::vector<std::uint8_t> keys = notes_example_keys();
+  const std::vector<std::uint8_t> keys = post_example_keys();
   const SortReduce r = sort_reduce_model(keys.data(), keys.size());
   const int n = static_cast<int>(keys.size()), runs = static_cast<int>(r.run_keys.size());
   int shown_bins = 0;  // the bins up to the largest key, and one more
@@ -113,7 +113,7 @@ Figure sort_reduce_figure() {
   o << "  runs -> bins [label=\" step 3: each sum to the bin of its key,\\l 0 to every other bin\\l\"];\n"
     << "}\n";
   std::ostringstream caption;
-  caption << "Method 3 of the course notes on their example, as variant 9 runs it: " << n
+  caption << "Method 3 of the post (sort, then reduce by key) on its example, as variant 9 runs it: " << n
           << " pairs, sorted, then reduced to " << runs << " sums by key, which are the counts of bins ";
   for (int k = 0; k < runs; ++k)
     caption << (k == 0 ? "" : k + 1 == runs ? " and " : ", ") << int(r.run_keys[static_cast<std::size_t>(k)]);

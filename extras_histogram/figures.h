@@ -1,8 +1,8 @@
 /// \file
-/// \brief The histogram chapter's figure: the course notes' example of method 3 (sort, then
+/// \brief The histogram chapter's figure: the blog post's example of method 3 (sort, then
 ///        reduce by key), drawn from a CPU model of variant 9's three steps.
 ///
-/// The notes show eight key-value pairs (key = bin, value = 1), the same pairs sorted by key,
+/// The post shows eight key-value pairs (key = bin, value = 1), the same pairs sorted by key,
 /// and the counts per key that a reduction by key makes of them. Variant 9 does exactly that
 /// on the GPU in three steps: CUB's radix sort of the bytes, CUB's run-length encoding (the
 /// reduction by key of values that are all 1), and a kernel that scatters each run's count to
@@ -33,8 +33,8 @@ struct SortReduce {
 /// \param n how many
 SortReduce sort_reduce_model(const std::uint8_t* in, std::size_t n);
 
-/// The keys of the course notes' example of method 3: 2 1 1 2 1 0 2 2.
-std::vector<std::uint8_t> notes_example_keys();
+/// The keys of the post's example of method 3: 2 1 1 2 1 0 2 2.
+std::vector<std::uint8_t> post_example_keys();
 
 /// A figure of the chapter page.
 struct Figure {

@@ -1,4 +1,4 @@
-// histogram_figures: the course notes' example of method 3 (sort, then reduce by key) drawn
+// histogram_figures: the blog post's example of method 3 (sort, then reduce by key) drawn
 // from a CPU model of variant 9's three steps. Prints the model's result on every generated
 // distribution of --n bytes, checked against the serial histogram (variant 0); --figures DIR
 // writes the chapter's figure (a Graphviz .dot file and the .md fragment the page includes).
@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
     hb::CliSpec spec;
     spec.program = "histogram_figures";
     spec.description =
-        "Histograms: method 3 of the course notes (sort, then reduce by key) on the CPU, as "
+        "Histograms: method 3 of the blog post (sort, then reduce by key) on the CPU, as "
         "variant 9 runs it, checked on every distribution; --figures writes the chapter's "
         "Graphviz figure.";
     spec.default_n = std::size_t(1) << 20;
@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
       all = all && ok;
       r.row({what, std::to_string(data.size()), std::to_string(m.run_keys.size()), ok ? "yes" : "NO"});
     };
-    check("the notes' example", histo::notes_example_keys());
+    check("the post's example", histo::post_example_keys());
     for (const histo::Distribution d : histo::generated_distributions())
       check(histo::name(d), histo::generate(d, opt.n, opt.seed));
     r.print(std::cout, opt.csv);

@@ -321,16 +321,16 @@ TEST_CASE("the variants with 64 KiB of counters per block declare it and run hal
 }
 
 // ---------------------------------------------------------------------------------------
-// The course notes' figure of method 3, and the model of variant 9 it is drawn from.
+// The blog post's figure of method 3, and the model of variant 9 it is drawn from.
 
-TEST_CASE("sorting then reducing by key gives the serial histogram on the notes' example and every distribution") {
-  const std::vector<std::uint8_t> notes = histo::notes_example_keys();
-  const histo::SortReduce ex = histo::sort_reduce_model(notes.data(), notes.size());
-  // The notes: keys 2 1 1 2 1 0 2 2 sort to 0 1 1 1 2 2 2 2 and reduce to 1, 3 and 4.
+TEST_CASE("sorting then reducing by key gives the serial histogram on the post's example and every distribution") {
+  const std::vector<std::uint8_t> example = histo::post_example_keys();
+  const histo::SortReduce ex = histo::sort_reduce_model(example.data(), example.size());
+  // The post: keys 2 1 1 2 1 0 2 2 sort to 0 1 1 1 2 2 2 2 and reduce to 1, 3 and 4.
   CHECK(ex.sorted == std::vector<std::uint8_t>{0, 1, 1, 1, 2, 2, 2, 2});
   CHECK(ex.run_keys == std::vector<std::uint8_t>{0, 1, 2});
   CHECK(ex.run_counts == std::vector<std::uint32_t>{1, 3, 4});
-  CHECK(ex.bins == serial(notes));
+  CHECK(ex.bins == serial(example));
   const std::uint64_t seed = hb::test_seed();
   INFO("seed " << seed);
   for (const auto d : histo::generated_distributions()) {
