@@ -526,9 +526,9 @@ int driver_main(int argc, char** argv);
 // [corr-value]
 /// CorrelationValue() of section 15.1: the coefficient from the three image sums and the
 /// template's precomputed statistics. The book computes the numerator and the image's
-/// variance term in float, where \f$N\sum IT\f$ and \f$\sum I \sum T\f$ are close large
+/// variance term in float, where N ΣIT and ΣI ΣT are close large
 /// numbers whose difference loses most of float's 24 bits. We form both in 64-bit integers,
-/// where they are exact (each product is below \f$2^{49}\f$), and round only the results;
+/// where they are exact (each product is below 2⁴⁹), and round only the results;
 /// a flat window (variance 0) gives 0 instead of a division by zero.
 __device__ __forceinline__ float correlation_value(unsigned sum_i, unsigned sum_isq, unsigned sum_it,
                                                   const DeviceTemplate& t) {

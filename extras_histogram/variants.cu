@@ -184,3 +184,51 @@ std::size_t cub_temp_bytes(std::size_t n) {
 }
 
 }  // namespace histo
+
+// Every variant's whole file as a page of its own (Doxygen's examples), which the chapter
+// page links from the variant's section.
+
+/// \example extras_histogram/reference.cpp
+/// The CPU variants 0 and 1 of \ref extras_histogram "the histogram chapter", the whole file.
+
+/// \example extras_histogram/kernels/02_naive.cuh
+/// Variant 2 of \ref extras_histogram "the histogram chapter", the whole file.
+
+/// \example extras_histogram/kernels/03_global_atomics.cuh
+/// Variant 3 of \ref extras_histogram "the histogram chapter", the whole file.
+
+/// \example extras_histogram/kernels/04_shared_privatized.cuh
+/// Variant 4 of \ref extras_histogram "the histogram chapter", the whole file.
+
+/// \example extras_histogram/kernels/05_shared_unrolled.cuh
+/// Variant 5 of \ref extras_histogram "the histogram chapter", the whole file.
+
+/// \example extras_histogram/kernels/06_shared_offset.cuh
+/// Variant 6 of \ref extras_histogram "the histogram chapter", the whole file.
+
+/// \example extras_histogram/kernels/07_per_thread.cuh
+/// Variant 7 of \ref extras_histogram "the histogram chapter", the whole file.
+
+/// \example extras_histogram/kernels/08_per_thread_packed.cuh
+/// Variant 8 of \ref extras_histogram "the histogram chapter", the whole file.
+
+/// \example extras_histogram/kernels/09_sort_reduce.cuh
+/// Variant 9 of \ref extras_histogram "the histogram chapter", the whole file.
+
+/// \example extras_histogram/kernels/10_cub.cuh
+/// Variant 10 of \ref extras_histogram "the histogram chapter", the whole file.
+
+/// \example extras_histogram/kernels/11_warp_private.cuh
+/// Variant 11 of \ref extras_histogram "the histogram chapter", the whole file.
+
+/// \example extras_histogram/kernels/12_warp_aggregated.cuh
+/// Variant 12 of \ref extras_histogram "the histogram chapter", the whole file.
+
+/// \example extras_histogram/kernels/13_lane_columns_atomic.cuh
+/// Variant 13 of \ref extras_histogram "the histogram chapter", the whole file.
+
+/// \example extras_histogram/kernels/14_lane_columns_pairs.cuh
+/// Variant 14 of \ref extras_histogram "the histogram chapter", the whole file.
+
+/// \example extras_histogram/kernels/15_atomic_ref.cuh
+/// Variant 15 of \ref extras_histogram "the histogram chapter", the whole file.

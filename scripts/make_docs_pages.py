@@ -58,7 +58,10 @@ def csv_to_markdown(path: pathlib.Path) -> str:
     shown = {k: v for k, v in facts}
     summary = [f"**{cell(shown[k])}**" if k == "gpu" else f"{k} {cell(shown[k])}"
                for k in ("gpu", "driver", "CUDA runtime", "date") if k in shown]
-    if summary:
+    if [k for k in ("gpu", "driver", "CUDA runtime", "date") if k in shown] == ["date"]:
+        # A table no GPU measured (computed on the CPU): only its date.
+        out.append(f"Recorded on {cell(shown['date'])}.")
+    elif summary:
         out.append("Measured on " + ", ".join(summary) + ".")
     if "command" in shown:
         out.append(f"Command: `{shown['command']}`.")

@@ -73,12 +73,12 @@ __device__ __forceinline__ void load_image_tile(unsigned* tile, int words, int r
 // [corr-fused-tile]
 
 // [corr-fused-box]
-/// The box sums of the tile: for each output (x, y) of the block, S1 = \f$\sum I\f$ and
-/// S2 = \f$\sum I^2\f$ over its wTemplate x hTemplate window, in two separable passes.
+/// The box sums of the tile: for each output (x, y) of the block, S1 = ΣI and
+/// S2 = ΣI² over its wTemplate x hTemplate window, in two separable passes.
 /// First each column of the tile is summed over hTemplate rows, sliding down one row at a
 /// time (one addition and one subtraction per step); then each row of those column sums
 /// is summed over wTemplate columns, sliding right. Unsigned arithmetic wraps, but every
-/// true value is below \f$2^{32}\f$, so the results are exact.
+/// true value is below 2³², so the results are exact.
 __device__ __forceinline__ void box_sums(const unsigned* tile, int tile_words, int w_t, int h_t,
                                          unsigned* box, int box_pitch) {
   const int tid = threadIdx.x + threadIdx.y * blockDim.x;
@@ -142,7 +142,7 @@ __device__ __forceinline__ void box_sums(const unsigned* tile, int tile_words, i
 // [corr-fused-box]
 
 // [corr7-kernel]
-/// Variant 7: \f$\sum IT\f$ with packed byte dot products, the other sums as box sums.
+/// Variant 7: ΣIT with packed byte dot products, the other sums as box sums.
 template <int NQ, bool kSums>
 __global__ void __launch_bounds__(kFusedThreads)
     corr_dp4a_kernel(Output out, const std::uint8_t* __restrict__ image, std::size_t pitch, int w,

@@ -45,7 +45,7 @@ __device__ __forceinline__ void mma_u8_m16n8k32(int (&d)[4], unsigned a0, unsign
 // [corr8-mma]
 
 // [corr8-kernel]
-/// Variant 8: \f$\sum IT\f$ on the tensor cores, the other sums as box sums.
+/// Variant 8: ΣIT on the tensor cores, the other sums as box sums.
 template <bool kSums>
 __global__ void __launch_bounds__(kFusedThreads)
     corr_tensor_kernel(Output out, const std::uint8_t* __restrict__ image, std::size_t pitch, int w,

@@ -123,7 +123,7 @@ __global__ void sat_rows_kernel(unsigned* tables, int pw, int ph, const std::uin
 /// 32 rows of threads first adds one segment of rows, the segments' totals are scanned in
 /// shared memory, and each thread then rewrites its segment starting from its offset.
 /// Unsigned sums wrap around, but the box sums taken from them are exact because each is
-/// below \f$2^{32}\f$.
+/// below 2³².
 __global__ void sat_columns_kernel(unsigned* tables, int pw, int ph) {
   __shared__ unsigned totals[32][33];
   const int u = blockIdx.x * 32 + threadIdx.x;
@@ -175,7 +175,7 @@ __global__ void fft_conjugate_kernel(cufftDoubleComplex* templ, const cufftDoubl
 }
 
 // [corr9-finish]
-/// The coefficients: \f$\sum IT\f$ is the correlation rounded to the nearest integer, the
+/// The coefficients: ΣIT is the correlation rounded to the nearest integer, the
 /// other two sums are box sums of the summed-area tables.
 template <bool kSums>
 __global__ void fft_finish_kernel(Output out, const double* __restrict__ correlation, int fw,

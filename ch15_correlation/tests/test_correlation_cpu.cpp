@@ -2,7 +2,8 @@
 // implementation, the search of the coin scene (the scene itself is tested with the common
 // layer), padding, summed-area tables, the peak, the log transform and the PGM picture,
 // argument validation, the packing and index arithmetic of variants 7 and 8 (emulated here
-// against the PTX fragment layout), and the variant table's agreement with kernels/.
+// against the PTX fragment layout), the models behind figures 15.3 and 15.4 and the committed
+// figures, and the variant table's agreement with kernels/.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -12,11 +13,13 @@
 #include <limits>
 #include <regex>
 #include <set>
+#include <utility>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "correlation.h"
+#include "figures.h"
 #include "fragments.h"
 #include "reference.h"
 #include "hb/coin_scene.h"
@@ -743,5 +746,199 @@ TEST_CASE("only the tensor-core variant declares a capability, 8.0, and falls ba
     } else {
       CHECK_FALSE(hb::needs_anything(v.needs));
     }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Figures 15.3 and 15.4: the models of the kernels' loops, and the committed drawings.
+
+namespace {
+
+std::string read_source(const std::string& relative) {
+  return hb::read_text_file(std::string(CH15_SOURCE_DIR) + "/" + relative);
+}
+
+}  // namespace
+
+TEST_CASE("figure 15.3's model: every thread walks the template once in row order and a warp reads one constant address per step") {
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed << " (replay with HB_TEST_SEED)");
+  const hb::GrayImage img = random_image(45, 19, seed + 3);
+  for (const auto& size : {std::pair<int, int>{1, 1}, {6, 4}, {5, 7}, {16, 16}}) {
+    const Template t = random_template(size.first, size.second, seed + size.first);
+    INFO("template " << t.width << " x " << t.height);
+    const auto want = ch15::cpu_sums(img, t, 1);
+    // Warps as variant 2 launches them: 32 consecutive outputs of one row.
+    for (int row : {0, 9, 18}) {
+      for (int col0 : {0, 13}) {
+        std::vector<std::vector<ch15::ConstantStep>> warp;
+        for (int lane = 0; lane < 32; ++lane)
+          warp.push_back(ch15::constant_template_steps(col0 + lane, row, t.width, t.height));
+        for (std::size_t k = 0; k < t.pixels.size(); ++k) {
+          std::set<int> addresses, columns;
+          for (const auto& steps : warp) {
+            REQUIRE(steps.size() == t.pixels.size());
+            addresses.insert(steps[k].k);
+            columns.insert(steps[k].x);
+          }
+          CHECK(addresses == std::set<int>{static_cast<int>(k)});  // one address: a broadcast
+          CHECK(columns.size() == 32);                              // 32 pixels: one per thread
+        }
+        // The model's reads, clamped as the texture clamps them, give the CPU reference's sums.
+        for (int lane = 0; lane < 32; ++lane) {
+          const int col = col0 + lane;
+          if (col >= img.width) continue;
+          ExactSums e;
+          for (const ch15::ConstantStep& st : warp[static_cast<std::size_t>(lane)]) {
+            const std::int64_t I = img.at(clamp_to(st.x, img.width), clamp_to(st.y, img.height));
+            e.sum_i += I;
+            e.sum_isq += I * I;
+            e.sum_it += I * t.pixels[static_cast<std::size_t>(st.k)];
+          }
+          const ExactSums& w = want[static_cast<std::size_t>(row) * img.width + col];
+          CHECK(e.sum_i == w.sum_i);
+          CHECK(e.sum_isq == w.sum_isq);
+          CHECK(e.sum_it == w.sum_it);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("figure 15.4's model: a block stores its tile and apron once each and every window reads only stored bytes") {
+  for (const auto& size : {std::pair<int, int>{1, 1}, {3, 3}, {9, 5}, {16, 16}, {33, 3}, {52, 52}, {64, 64}, {200, 2}}) {
+    const ch15::TileModel m = ch15::model_tile(ch15::book_tile_shape(size.first, size.second));
+    const ch15::TileShape& s = m.shape;
+    INFO("template " << size.first << " x " << size.second);
+    // The model's footprint is what the launcher asks for (kBookTileWidth, kBookBlockHeight).
+    CHECK(s.bytes() == ch15::book_shared_bytes(size.first, size.second));
+    CHECK(s.pitch() % 64 == 0);
+    CHECK(m.outputs == s.w_tile * s.block_h);
+    std::size_t loaded = 0;
+    long long reads = 0;
+    for (int r = 0; r < s.fetch_rows(); ++r) {
+      for (int c = 0; c < s.pitch(); ++c) {
+        const std::size_t k = m.cell(c, r);
+        const bool tile = c < s.fetch_cols();
+        INFO("cell (" << c << ", " << r << ")");
+        CHECK(m.writes[k] == (tile ? 1 : 0));  // stored exactly once, padding never
+        CHECK((m.reads[k] > 0) == tile);         // read by some window exactly where stored
+        if (tile) {
+          // The thread that stores it is the one the strided loops give it to.
+          CHECK(m.writer[k] == (r % s.block_h) * s.block_w + c % s.block_w);
+        }
+        loaded += static_cast<std::size_t>(m.writes[k]);
+        reads += m.reads[k];
+      }
+    }
+    CHECK(loaded == static_cast<std::size_t>(s.fetch_cols()) * s.fetch_rows());
+    CHECK(reads == static_cast<long long>(m.outputs) * size.first * size.second);
+  }
+}
+
+TEST_CASE("the book's loop bounds load one column and one row of the tile that no window reads") {
+  for (const auto& size : {std::pair<int, int>{1, 1}, {9, 5}, {16, 16}, {52, 52}}) {
+    INFO("template " << size.first << " x " << size.second);
+    const ch15::TileModel book = ch15::model_tile(ch15::book_tile_shape(size.first, size.second, true));
+    const ch15::TileShape& s = book.shape;
+    // Listing 15.5's shared memory: ~63 & (wTile + wTemplate + 63) bytes per row,
+    // blockDim.y + hTemplate rows.
+    CHECK(s.pitch() == (~63 & (s.w_tile + size.first + 63)));
+    CHECK(s.bytes() == static_cast<std::size_t>(s.pitch()) * (s.block_h + size.second));
+    int unread = 0;
+    for (int r = 0; r < s.fetch_rows(); ++r)
+      for (int c = 0; c < s.fetch_cols(); ++c) {
+        const std::size_t k = book.cell(c, r);
+        CHECK(book.writes[k] == 1);
+        if (book.reads[k] == 0) {
+          ++unread;
+          CHECK((c == s.fetch_cols() - 1 || r == s.fetch_rows() - 1));
+        }
+      }
+    CHECK(unread == s.fetch_cols() + s.fetch_rows() - 1);
+  }
+}
+
+TEST_CASE("figure 15.4's model of the shared-memory kernels computes the CPU reference's sums") {
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed << " (replay with HB_TEST_SEED)");
+  const hb::GrayImage img = random_image(75, 21, seed + 11);  // 3 x 3 blocks, the last ones partial
+  for (const auto& size : {std::pair<int, int>{1, 1}, {9, 5}, {16, 16}, {4, 11}}) {
+    const Template t = random_template(size.first, size.second, seed + 5 * size.first);
+    INFO("template " << t.width << " x " << t.height);
+    std::vector<int> written;
+    const auto got = ch15::tile_model_sums(img, t, written);
+    const auto want = ch15::cpu_sums(img, t, 1);
+    int wrong = 0, not_once = 0;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      wrong += got[i].sum_i != want[i].sum_i || got[i].sum_isq != want[i].sum_isq ||
+               got[i].sum_it != want[i].sum_it;
+      not_once += written[i] != 1;
+    }
+    CHECK(wrong == 0);
+    CHECK(not_once == 0);  // the grid covers the image, every output written once
+  }
+}
+
+TEST_CASE("the committed figures 15.3 and 15.4 are what the models draw, and the page shows them") {
+  const auto figures = ch15::chapter_figures();
+  REQUIRE(figures.size() == 2);
+  CHECK(figures[0].caption.rfind("Figure 15.3:", 0) == 0);
+  CHECK(figures[1].caption.rfind("Figure 15.4:", 0) == 0);
+  const std::string readme = read_source("README.md");
+  for (const ch15::Figure& f : figures) {
+    INFO("figure " << f.name << " (regenerate: correlation_figures --figures ch15_correlation/figures)");
+    CHECK(read_source("figures/" + f.name + ".dot") == f.dot);
+    CHECK(read_source("figures/" + f.name + ".md") == f.doxygen());
+    CHECK(f.dot.find("digraph") == 0);
+    CHECK(f.caption.find('"') == std::string::npos);
+    CHECK(readme.find("\\includedoc ch15_correlation/figures/" + f.name + ".md") != std::string::npos);
+  }
+}
+
+TEST_CASE("the page's code snippets hold no formula markers and its source files exist") {
+  const std::string readme = read_source("README.md");
+  std::istringstream lines(readme);
+  int snippets = 0, files = 0;
+  for (std::string line; std::getline(lines, line);) {
+    // "\snippet ch15_correlation/FILE NAME": the region between the two "// [NAME]" lines.
+    std::smatch m;
+    if (std::regex_match(line, m, std::regex(R"(\\snippet ch15_correlation/(\S+) (\S+)\s*)"))) {
+      INFO(line);
+      const std::string text = read_source(m[1].str());
+      const std::string marker = "// [" + m[2].str() + "]";
+      const std::size_t a = text.find(marker);
+      REQUIRE(a != std::string::npos);
+      const std::size_t b = text.find(marker, a + marker.size());
+      REQUIRE(b != std::string::npos);
+      const std::string region = text.substr(a, b - a);
+      // Code blocks show comments verbatim: a Doxygen formula would show as raw markup.
+      CHECK(region.find("\\f$") == std::string::npos);
+      CHECK(region.find("\\f[") == std::string::npos);
+      ++snippets;
+    }
+    // Every file the page names in code font, the table of the book's sources included.
+    const std::regex source_file(R"(`((?:kernels/)?[0-9a-z_]+\.(?:cuh|cpp|h))`)");
+    for (std::sregex_iterator it(line.begin(), line.end(), source_file), end; it != end; ++it) {
+      INFO(line);
+      CHECK_NOTHROW(read_source((*it)[1].str()));
+      ++files;
+    }
+  }
+  CHECK(snippets > 30);
+  CHECK(files > 12);
+}
+
+TEST_CASE("every variant's section links its whole file, and the file is a page of the book") {
+  const std::string readme = read_source("README.md");
+  const std::string table = read_source("variants.cu");
+  for (const auto& v : ch15::variants()) {
+    const std::string id = v.id;
+    const std::string file = v.is_cpu() ? "reference.cpp"
+                                        : "kernels/" + std::string(id.size() < 2 ? "0" : "") + id + "_" + v.name + ".cuh";
+    INFO("variant " << id << ": " << file);
+    CHECK_NOTHROW(read_source(file));
+    CHECK(readme.find("Source: \\ref ch15_correlation/" + file + " \"" + file + "\"") != std::string::npos);
+    CHECK(table.find("/// \\example ch15_correlation/" + file + "\n") != std::string::npos);
   }
 }

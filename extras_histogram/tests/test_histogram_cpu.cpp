@@ -14,6 +14,7 @@
 #include "hb/error.h"
 #include "hb/pgm.h"
 #include "hb/testing.h"
+#include "figures.h"
 #include "harness.h"
 #include "histogram.h"
 
@@ -316,5 +317,69 @@ TEST_CASE("the variants with 64 KiB of counters per block declare it and run hal
     } else {
       CHECK_FALSE(hb::needs_anything(v.needs));
     }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The blog post's figure of method 3, and the model of variant 9 it is drawn from.
+
+TEST_CASE("sorting then reducing by key gives the serial histogram on the post's example and every distribution") {
+  const std::vector<std::uint8_t> example = histo::post_example_keys();
+  const histo::SortReduce ex = histo::sort_reduce_model(example.data(), example.size());
+  // The post: keys 2 1 1 2 1 0 2 2 sort to 0 1 1 1 2 2 2 2 and reduce to 1, 3 and 4.
+  CHECK(ex.sorted == std::vector<std::uint8_t>{0, 1, 1, 1, 2, 2, 2, 2});
+  CHECK(ex.run_keys == std::vector<std::uint8_t>{0, 1, 2});
+  CHECK(ex.run_counts == std::vector<std::uint32_t>{1, 3, 4});
+  CHECK(ex.bins == serial(example));
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed);
+  for (const auto d : histo::generated_distributions()) {
+    for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(257), std::size_t(1) << 16}) {
+      INFO(histo::name(d) << ", n = " << n);
+      const auto data = histo::generate(d, n, seed);
+      const histo::SortReduce m = histo::sort_reduce_model(data.data(), data.size());
+      CHECK(m.bins == serial(data));
+      CHECK(std::is_sorted(m.sorted.begin(), m.sorted.end()));
+      // One run per distinct key, in increasing order, and the runs add up to the input.
+      CHECK(std::adjacent_find(m.run_keys.begin(), m.run_keys.end(),
+                               [](std::uint8_t a, std::uint8_t b) { return a >= b; }) == m.run_keys.end());
+      std::size_t total = 0;
+      for (std::uint32_t c : m.run_counts) total += c;
+      CHECK(total == n);
+    }
+  }
+}
+
+TEST_CASE("the committed figure of method 3 is what the model draws, and the page shows it") {
+  auto read = [](const std::string& relative) {
+    return hb::read_text_file(std::string(HISTO_SOURCE_DIR) + "/" + relative);
+  };
+  const std::string readme = read("README.md");
+  const auto figures = histo::chapter_figures();
+  REQUIRE(figures.size() == 1);
+  for (const histo::Figure& f : figures) {
+    INFO("figure " << f.name << " (regenerate: histogram_figures --figures extras_histogram/figures)");
+    CHECK(read("figures/" + f.name + ".dot") == f.dot);
+    CHECK(read("figures/" + f.name + ".md") == f.doxygen());
+    CHECK(f.dot.find("digraph") == 0);
+    CHECK(f.caption.find('"') == std::string::npos);
+    CHECK(readme.find("\\includedoc extras_histogram/figures/" + f.name + ".md") != std::string::npos);
+  }
+}
+
+TEST_CASE("every variant's section links its whole file, and the file is a page of the book") {
+  auto read = [](const std::string& relative) {
+    return hb::read_text_file(std::string(HISTO_SOURCE_DIR) + "/" + relative);
+  };
+  const std::string readme = read("README.md");
+  const std::string table = read("variants.cu");
+  for (const auto& v : histo::variants()) {
+    const std::string id = v.id;
+    const std::string file = !v.on_gpu() ? "reference.cpp"
+                                         : "kernels/" + std::string(id.size() < 2 ? "0" : "") + id + "_" + v.name + ".cuh";
+    INFO("variant " << id << ": " << file);
+    CHECK_NOTHROW(read(file));
+    CHECK(readme.find("Source: \\ref extras_histogram/" + file + " \"" + file + "\"") != std::string::npos);
+    CHECK(table.find("/// \\example extras_histogram/" + file + "\n") != std::string::npos);
   }
 }
