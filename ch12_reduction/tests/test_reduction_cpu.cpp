@@ -18,7 +18,7 @@
 #include "hb/random.h"
 #include "hb/testing.h"
 #include "reduction.h"
-#include "reduction_figures.h"
+#include "figures/reduction_figures.h"
 #include "reference.h"
 
 namespace {

@@ -30,7 +30,7 @@
 #include "interaction.h"
 #include "nbody.h"
 #include "nbody14_slices.h"
-#include "nbody_figures.h"
+#include "figures/nbody_figures.h"
 
 namespace {
 

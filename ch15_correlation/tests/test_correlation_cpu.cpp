@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "correlation.h"
-#include "figures.h"
+#include "figures/figures.h"
 #include "fragments.h"
 #include "reference.h"
 #include "hb/coin_scene.h"

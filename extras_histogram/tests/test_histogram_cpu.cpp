@@ -14,7 +14,7 @@
 #include "hb/error.h"
 #include "hb/pgm.h"
 #include "hb/testing.h"
-#include "figures.h"
+#include "figures/figures.h"
 #include "harness.h"
 #include "histogram.h"
 
