@@ -54,7 +54,7 @@ struct TileRow {
 
 std::vector<Row> rows_that_need_something() {
   std::vector<Row> rows;
-  const auto add = [&](const std::string& chapter, const std::string& variant,
+  [[maybe_unused]] const auto add = [&](const std::string& chapter, const std::string& variant,
                        const std::string& program, const hb::Needs& needs) {
     if (hb::needs_anything(needs)) rows.push_back({chapter, variant, program, needs});
   };
