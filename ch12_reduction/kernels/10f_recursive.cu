@@ -14,7 +14,7 @@ removed device-side `cudaDeviceSynchronize()` (it survives only in the legacy CD
 Hopper does not support). Waiting was never needed for correctness there, because the parent did
 nothing with the child's result; what the recursion needs is "the next step starts after this
 one is complete", and that is what a tail launch gives. We recurse over levels of the whole
-array rather than within each block: one pending launch at a time and a depth of log_{2B}(n),
+array rather than within each block: one pending launch at a time and a depth of log<sub>2B</sub>(n),
 instead of one child per block per halving step, which for a large input exceeds the device
 runtime's limit of pending launches (2048 by default) by orders of magnitude. Device-side
 launches need relocatable device code (`-rdc=true`) and the device runtime library (cudadevrt);
