@@ -23,6 +23,9 @@ After Doxygen (--finish HTML):
   * every chapter page gets previous / next chapter links at its top and bottom;
   * every file and folder page of a chapter folder links back to its chapter page;
   * `docs/results/...` paths quoted in the reading pages link to the copied files;
+  * in the code shown on the reading pages, Doxygen's commands inside `///` comments read as
+    plain words (`\\param n how many` as `n: how many`, `\\pre` as `Requires:`), and their
+    formulas render (the file pages keep the source as it is);
   * the main page's own sections leave the navigation tree, so that the chapters come first.
 
 Only the Python standard library is used.
@@ -114,7 +117,8 @@ def heading(text: str) -> str:
 def table_html(header, rows) -> str:
     right = [bool(rows) and all(NUMERIC.match(r[c]) for r in rows) for c in range(len(header))]
     side = lambda c: "Right" if right[c] else "Left"  # noqa: E731
-    out = ['<table class="markdownTable">', '<tr class="markdownTableHead">']
+    # Wide tables scroll inside their own box on a narrow screen, not the whole page.
+    out = ['<div class="hb-wide"><table class="markdownTable">', '<tr class="markdownTableHead">']
     out.append("".join(f'<th class="markdownTableHead{side(c)}">{h}</th>' for c, h in enumerate(header)))
     out.append("</tr>")
     for i, r in enumerate(rows):
@@ -122,7 +126,7 @@ def table_html(header, rows) -> str:
         out.append(f'<tr class="markdownTableRow{parity}">' +
                    "".join(f'<td class="markdownTableBody{side(c)}">{html.escape(v)}</td>'
                            for c, v in enumerate(r)) + "</tr>")
-    out.append("</table>")
+    out.append("</table></div>")
     return "\n".join(out)
 
 
@@ -381,6 +385,29 @@ def folders_dox(source: pathlib.Path, chapters: list[str], folders: list[str]) -
 # ---------------------------------------------------------------------------------------------
 # After Doxygen.
 
+COMMENT = re.compile(r'(<span class="comment">)(///[^<]*)(</span>)')
+TAGS = [
+    (re.compile(r"^(///\s*)\\t?param(?:\[[a-z, ]+\])?\s+(\w+)\s*"), r"\1\2: "),
+    (re.compile(r"^(///\s*)\\pre\s+"), r"\1Requires: "),
+    (re.compile(r"^(///\s*)\\post\s+"), r"\1Afterwards: "),
+    (re.compile(r"^(///\s*)\\returns?\s+"), r"\1Returns: "),
+    (re.compile(r"^(///\s*)\\throws?\s+"), r"\1Throws: "),
+    (re.compile(r"^(///\s*)\\(?:brief|details)\s+"), r"\1"),
+    (re.compile(r"\\(?:p|c|a|ref)\s+([\w:.]+)"), r"\1"),
+    (re.compile(r"\\f\$(.*?)\\f\$"), r"\\(\1\\)"),
+    (re.compile(r"\\f\[(.*?)\\f\]"), r"\\[\1\\]"),
+]
+
+
+def readable_comments(text: str) -> str:
+    """The `///` comments of the code on a reading page, as a reader reads them."""
+    def comment(m):
+        body = m.group(2)
+        for pattern, put in TAGS:
+            body = pattern.sub(put, body)
+        return m.group(1) + body + m.group(3)
+    return COMMENT.sub(comment, text)
+
 def insert_after(text: str, marker: str, block: str) -> str:
     at = text.find(marker)
     if at < 0:
@@ -470,7 +497,7 @@ def finish(source: pathlib.Path, folder: pathlib.Path, chapters: list[str]) -> i
             # Only outside links already made (the provenance lines carry their own).
             parts = re.split(r"(<a [^>]*>.*?</a>)", text, flags=re.S)
             parts = [p if p.startswith("<a ") else quoted.sub(link, p) for p in parts]
-            page.write_text("".join(parts), encoding="utf-8")
+            page.write_text(readable_comments("".join(parts)), encoding="utf-8")
 
     # 5. The main page's sections out of the navigation tree: the chapters come first.
     drop_main_sections(folder)
