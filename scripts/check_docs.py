@@ -11,7 +11,8 @@
      machines we were lent, paths into our notes).
 2. The reading pages (the main page, every chapter, the map, the platform and "Your GPU") are
    loaded in a headless browser (Debian's chromium), which runs MathJax; the rendered page may
-   hold no MathJax error ("Undefined control sequence" and the like) and no raw markup in its
+   hold no MathJax error ("Undefined control sequence" and the like), must show its formulas
+   rendered (MathJax loaded from the folder's own copy), and may hold no raw markup in its
    text: **bold**, a stray backtick, a Doxygen formula marker \\f$, or TeX outside a formula
    (log_{2B}, \\frac).
 3. With --source, the numbers quoted in the pages' prose are compared with the measured data:
@@ -157,6 +158,11 @@ def check_rendered(browser, folder, name):
     if len(dom) < 500:
         return [("empty render", name, "the browser rendered nothing")]
     findings = []
+    with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as f:
+        formulas = re.search(r"\\\(|\\\[|\\begin\{", f.read())
+    if formulas and 'class="MathJax' not in dom:
+        findings.append(("formulas not rendered", name,
+                         "the page has formulas, but MathJax rendered none (is mathjax/ there?)"))
     p = parse_text(dom)
     text = " ".join(p.text)
     for m in MATHJAX_ERRORS.finditer(dom):
@@ -298,6 +304,8 @@ PLANTS = [
      '<script src="/usr/share/javascript/mathjax/MathJax.js"></script></body>'),
     ("outside link", "mathjax", None, "/usr/share/javascript/mathjax"),
     ("MathJax error", "platform.html", "</body>", "<p>\\(\\nosuchcommand x\\)</p></body>"),
+    ("formulas not rendered", "ch15_correlation.html", 'src="mathjax/MathJax.js"',
+     'src="mathjax/NoSuchMathJax.js"'),
     ("raw bold", "platform.html", "</body>", "<p>some **bold** text</p></body>"),
     ("stray backtick", "index.html", "</body>", "<p>a `broken span</p></body>"),
     ("formula marker", "chapter_map.html", "</body>", "<p>the sum \\f$x\\f$ here</p></body>"),

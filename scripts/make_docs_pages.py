@@ -23,6 +23,8 @@ After Doxygen (--finish HTML):
   * every chapter page gets previous / next chapter links at its top and bottom;
   * every file and folder page of a chapter folder links back to its chapter page;
   * `docs/results/...` paths quoted in the reading pages link to the copied files;
+  * every piece of code a chapter page shows with \\snippet names its file, linked to the
+    line where it starts in the file's source page;
   * in the code shown on the reading pages, Doxygen's commands inside `///` comments read as
     plain words (`\\param n how many` as `n: how many`, `\\pre` as `Requires:`), and their
     formulas render (the file pages keep the source as it is);
@@ -399,6 +401,55 @@ TAGS = [
 ]
 
 
+def code_key(lines) -> tuple:
+    """What identifies a piece of code across Doxygen's rendering: its lines without blanks,
+    indentation or comment lines."""
+    return tuple(s for s in (l.strip() for l in lines) if s and not s.startswith("//"))
+
+
+def file_pages(folder: pathlib.Path) -> dict:
+    """Repository path of each source file -> its Doxygen file page, from the navigation path
+    at the bottom of the page."""
+    pages = {}
+    for page in folder.glob("*_source.html"):
+        text = page.read_text(encoding="utf-8")
+        path = re.search(r'<div id="nav-path" class="navpath">(.*?)</ul>', text, re.S)
+        if path:
+            names = re.findall(r'<li class="navelem"><a class="el" href="[^"]*">([^<]+)</a>', path.group(1))
+            if names:
+                pages["/".join(html.unescape(n) for n in names)] = page.name
+    return pages
+
+
+def snippet_sources(source: pathlib.Path, readme: pathlib.Path) -> dict:
+    """code_key of each \\snippet region a page shows -> (its file, its first line)."""
+    found = {}
+    for rel, marker in re.findall(r"^\\snippet(?:\{[^}]*\})?\s+(\S+)\s+(\S+)", readme.read_text(), re.M):
+        path = source / rel
+        if not path.is_file():
+            continue
+        lines = path.read_text(errors="replace").splitlines()
+        marks = [i for i, l in enumerate(lines) if f"[{marker}]" in l]
+        if len(marks) >= 2:
+            key = code_key(lines[marks[0] + 1:marks[1]])
+            if key:
+                found.setdefault(key, (rel, marks[0] + 2))
+    return found
+
+
+def link_snippets(text: str, snippets: dict, pages: dict) -> str:
+    def fragment(m):
+        lines = [html.unescape(re.sub(r"<[^>]+>", "", l))
+                 for l in re.findall(r'<div class="line">(.*?)</div>', m.group(0), re.S)]
+        hit = snippets.get(code_key(lines))
+        if not hit or hit[0] not in pages:
+            return m.group(0)
+        rel, line = hit
+        return (f'<div class="hb-source">From <a href="{pages[rel]}#l{line:05d}">'
+                f'<code>{html.escape(rel)}</code></a></div>' + m.group(0))
+    return re.sub(r'<div class="fragment">.*?</div><!-- fragment -->', fragment, text, flags=re.S)
+
+
 def readable_comments(text: str) -> str:
     """The `///` comments of the code on a reading page, as a reader reads them."""
     def comment(m):
@@ -490,10 +541,14 @@ def finish(source: pathlib.Path, folder: pathlib.Path, chapters: list[str]) -> i
         if rel.endswith("/") and (target / rel).is_dir():
             return f'<code>docs/results/{rel}</code>'
         return m.group(0)
+    sources = file_pages(folder)
+    readmes = {f"{label}.html": source / ch / "README.md" for ch, _, label, _ in present}
     for name in reading:
         page = folder / name
         if page.exists():
             text = page.read_text(encoding="utf-8")
+            if name in readmes:
+                text = link_snippets(text, snippet_sources(source, readmes[name]), sources)
             # Only outside links already made (the provenance lines carry their own).
             parts = re.split(r"(<a [^>]*>.*?</a>)", text, flags=re.S)
             parts = [p if p.startswith("<a ") else quoted.sub(link, p) for p in parts]
