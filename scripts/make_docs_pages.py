@@ -167,7 +167,9 @@ def small_table(name, header, data):
         if not fam:
             rows.append(r)
             continue
-        if fam not in best or float(r[col[rank]]) > float(best[fam][col[rank]]):
+        if not NUMERIC.match(r[col[rank]]) or r[col[rank]] == "-":
+            continue
+        if fam not in best or float(r[col[rank]].rstrip("%")) > float(best[fam][col[rank]].rstrip("%")):
             best[fam] = r
     rows += list(best.values())
     return caption + ":", table_html([heading(k) for k in kept], [[r[col[k]] for k in kept] for r in rows])
@@ -202,7 +204,7 @@ def provenance(facts: dict, csv_name: str) -> str:
 def timed_twice_note(name, header, data) -> str:
     ref, column = TIMED_TWICE[name]
     col = {h: i for i, h in enumerate(header)}
-    row = next((r for r in data if r[col["id"]] == ref), None)
+    row = next((r for r in data if "id" in col and r[col["id"]] == ref), None)
     if row is None or column not in col or not NUMERIC.match(row[col[column]]) or \
             float(row[col[column]]) == 100.0:
         return ""  # the table changed shape, or the two timings agree: nothing to explain
