@@ -6,7 +6,8 @@ set output out
 set style fill solid 0.85 border -1
 set xlabel "GB/s at the best block size (bytes = 4 per int32 read once)"
 set ytics noenhanced nomirror
-set yrange [-0.6:*] reverse
+# Row 0 is the CSV header line, which plots nothing.
+set yrange [0.4:*] reverse
 set xrange [0:*]
 set grid xtics
 set lmargin 62
@@ -14,4 +15,4 @@ set key off
 file = results.'/ch12_block_sweep.csv'
 plot file using 9:0:(0):9:($0-0.35):($0+0.35):ytic(2) \
        with boxxyerror lc rgb "#4a7ebb", \
-     file using 9:0:(sprintf(" %.0f", $9)) with labels left
+     file using 9:0:(sprintf(" %.0f", $9)) with labels left offset 0.3,0
