@@ -21,7 +21,9 @@
    or rounded to the digits written. Sentences that do not name their file are not checked:
    their numbers are often derived (a ratio, a difference, a share of a bound), and a ratio of
    two of a table's hundreds of values matches almost any number, so no check could tell a
-   wrong number from a derived one.
+   wrong number from a derived one. For the same reason a share or ratio that compares
+   ("1.9% more", "6.3% below", "within 0.2%") is not checked, nor a sentence that sets the
+   book's own numbers (its GPUs, "the text") beside ours.
 
 Prints every finding and exits 1 when there is one; 0 when the book is clean. --plant-selftest
 copies the folder (and the pages' sources), plants one defect of each kind, and checks that
@@ -187,6 +189,21 @@ def check_rendered(browser, folder, name):
 UNIT = r"(?:%|x\b|×|\s?(?:ms|µs|us|s|ns|GB/s|MB/s|TB/s|Mpix/s|G ?el(?:ements)?/s)\b)"
 QUOTED = re.compile(r"(?<![\w.^/+-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?=" + UNIT + ")")
 NAMED = re.compile(r"\b(?:docs/results/)?([\w-]+(?:/[\w-]+)*\.csv)\b")
+# A sentence that quotes the book (its GPUs, its printed numbers) beside our file.
+BOOK = re.compile(r"\b(?:the (?:text|book)|book's|text's|GK104|GK110|GT200|GTX \d+)\b")
+# A share or a ratio that compares two numbers ("1.9% more", "6.3% below", "a gap of 6.5%",
+# "within 0.2%") is derived, not a value of the file.
+AFTER = re.compile(r"^(?:%|x|×)?\s*(?:\S+\s+)?(?:more|less|fewer|below|above|faster|slower|behind|"
+                   r"ahead|higher|lower|better|worse|over|under|apart|gap)\b")
+BEFORE = re.compile(r"\b(?:within|gap(?: is| of)?|by|differ(?:s|ence)?(?: of)?)\s*$")
+
+
+def derived(prose, m):
+    """Whether the share or ratio at match m compares two numbers instead of quoting one."""
+    rest = prose[m.end():m.end() + 30]
+    if not re.match(r"^(?:%|x\b|×)", rest):
+        return False
+    return bool(AFTER.match(rest) or BEFORE.search(prose[max(0, m.start() - 20):m.start()]))
 
 
 def page_sources(source):
@@ -260,8 +277,12 @@ def check_prose_numbers(source):
                 continue
             values = sorted(set(v for f in files for v in cache.setdefault(f, csv_values(f))))
             prose = re.sub(r"`[^`]*`", " ", sentence)
+            if BOOK.search(prose):
+                continue  # the book's own numbers stand beside ours in such a sentence
             for m in QUOTED.finditer(prose):
                 token = m.group(1)
+                if derived(prose, m):
+                    continue
                 digits = len(token.split(".")[1]) if "." in token else 0
                 x = float(token.replace(",", ""))
                 half = 0.5 * 10 ** -digits * (1 + 1e-9)
