@@ -1,11 +1,11 @@
 // The block-level scans (section 13.4's scanBlock, listing 13.18, the blog posts'
 // Hillis-Steele and Blelloch) and their test kernels, compiled once (T = int and float).
-#include "block0_cub.cuh"
-#include "block1_hillis_steele.cuh"
-#include "block2_blelloch.cuh"
-#include "block3_scan_then_fan.cuh"
-#include "block4_zero_padded.cuh"
-#include "block5_shuffle.cuh"
+#include "kernels/block/00_cub.cuh"
+#include "kernels/block/01_hillis_steele.cuh"
+#include "kernels/block/02_blelloch.cuh"
+#include "kernels/block/03_scan_then_fan.cuh"
+#include "kernels/block/04_zero_padded.cuh"
+#include "kernels/block/05_shuffle.cuh"
 
 namespace ch13 {
 

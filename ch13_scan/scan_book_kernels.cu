@@ -1,13 +1,13 @@
 // The device-level scans of the text and the blog posts (variants 1 to 5c) and the book's
 // stream compaction (compaction variant 1), compiled once (T = int and float).
-#include "compact1_two_level.cuh"
-#include "scan1_hillis_steele.cuh"
-#include "scan2_blelloch.cuh"
-#include "scan3_scan_then_fan.cuh"
-#include "scan4_reduce_then_scan.cuh"
-#include "scan5a_two_level.cuh"
-#include "scan5b_two_level_zero_pad.cuh"
-#include "scan5c_two_level_shuffle.cuh"
+#include "kernels/compact/01_two_level.cuh"
+#include "kernels/device/01_hillis_steele.cuh"
+#include "kernels/device/02_blelloch.cuh"
+#include "kernels/device/03_scan_then_fan.cuh"
+#include "kernels/device/04_reduce_then_scan.cuh"
+#include "kernels/device/05a_two_level.cuh"
+#include "kernels/device/05b_two_level_zero_pad.cuh"
+#include "kernels/device/05c_two_level_shuffle.cuh"
 
 namespace ch13 {
 

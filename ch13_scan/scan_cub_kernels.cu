@@ -3,8 +3,8 @@
 // compile, so they have a translation unit of their own.
 #include <algorithm>
 
-#include "compact0b_cub.cuh"
-#include "scan0b_cub.cuh"
+#include "kernels/compact/00b_cub.cuh"
+#include "kernels/device/00b_cub.cuh"
 
 namespace ch13 {
 

@@ -1,9 +1,9 @@
 // The single-pass kernels beyond the text: the decoupled look-back scans (variants 6 and 7,
 // T = int and float) and the compactions built on them (compaction variants 2 and 3).
-#include "compact2_decoupled_lookback.cuh"
-#include "compact3_bulk_copy_lookback.cuh"
-#include "scan6_decoupled_lookback.cuh"
-#include "scan7_bulk_copy_lookback.cuh"
+#include "kernels/compact/02_decoupled_lookback.cuh"
+#include "kernels/compact/03_bulk_copy_lookback.cuh"
+#include "kernels/device/06_decoupled_lookback.cuh"
+#include "kernels/device/07_bulk_copy_lookback.cuh"
 
 namespace ch13 {
 

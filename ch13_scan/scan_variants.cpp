@@ -2,6 +2,8 @@
 // row's header file and of its section in README.md; a CPU test checks that the three agree.
 #include "scan_variants.h"
 
+#include <cctype>
+
 #include "hb/capability.h"
 #include "hb/error.h"
 #include "hb/variants.h"
@@ -12,7 +14,12 @@ namespace ch13 {
 std::string VariantInfo::program() const { return std::string(prefix) + id + "_" + name; }
 
 std::string VariantInfo::header() const {
-  return program() + (impl == Impl::Cpu ? ".h" : ".cuh");
+  if (impl == Impl::Cpu) return program() + ".h";
+  const std::string table = prefix;
+  const std::string folder = table == "scan" ? "device" : table;
+  const std::string number = std::string(id).size() == 1 || !std::isdigit(static_cast<unsigned char>(id[1]))
+                                 ? "0" + std::string(id) : std::string(id);
+  return "kernels/" + folder + "/" + number + "_" + name + ".cuh";
 }
 
 std::string VariantInfo::label() const {

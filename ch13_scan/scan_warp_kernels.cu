@@ -1,11 +1,11 @@
 // The warp-level scans of section 13.5 and their test kernels, compiled once for the chapter
 // (T = int and T = float). Each numbered header is included by exactly one translation unit.
-#include "warp0_cub.cuh"
-#include "warp1_conditional.cuh"
-#include "warp2_zero_padded.cuh"
-#include "warp3_templated.cuh"
-#include "warp4_shuffle.cuh"
-#include "warp5_shuffle_ptx.cuh"
+#include "kernels/warp/00_cub.cuh"
+#include "kernels/warp/01_conditional.cuh"
+#include "kernels/warp/02_zero_padded.cuh"
+#include "kernels/warp/03_templated.cuh"
+#include "kernels/warp/04_shuffle.cuh"
+#include "kernels/warp/05_shuffle_ptx.cuh"
 
 namespace ch13 {
 

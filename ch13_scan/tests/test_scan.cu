@@ -24,7 +24,7 @@
 #include "hb/random.h"
 #include "hb/testing.h"
 #include "scan0a_cpu.h"
-#include "scan5a_two_level.cuh"
+#include "kernels/device/05a_two_level.cuh"
 #include "scan_check.h"
 #include "scan_harness.h"
 #include "scan_launchers.h"

@@ -23,7 +23,7 @@
 #include "scan0a_cpu.h"
 #include "scan_check.h"
 #include "scan_launchers.h"
-#include "scan_networks.h"
+#include "circuits/scan_networks.h"
 #include "scan_variants.h"
 
 namespace {
@@ -64,8 +64,8 @@ std::pair<int, char> split_id(const std::string& id) {
 
 // Every source file with snippet markers.
 std::vector<std::string> chapter_sources() {
-  std::vector<std::string> files = {"scan_ops.h", "scan_common.cuh", "scan_networks.cpp",
-                                    "warp_scan_sass.cu"};
+  std::vector<std::string> files = {"scan_ops.h", "scan_common.cuh", "circuits/scan_networks.cpp",
+                                    "tools/warp_scan_sass.cu"};
   for (const auto* v : all_rows()) files.push_back(v->header());
   return files;
 }
@@ -304,9 +304,9 @@ TEST_CASE("the committed figures are what the circuit builders draw") {
   const auto figures = ch13::chapter_figures();
   CHECK(figures.size() == 9);
   for (const ch13::Figure& f : figures) {
-    INFO("figure " << f.name << " (regenerate: scan_networks --figures ch13_scan/figures)");
-    CHECK(read_text("figures/" + f.name + ".dot") == f.dot);
-    CHECK(read_text("figures/" + f.name + ".md") == f.doxygen());
+    INFO("figure " << f.name << " (regenerate: scan_networks --figures ch13_scan/circuits/figures)");
+    CHECK(read_text("circuits/figures/" + f.name + ".dot") == f.dot);
+    CHECK(read_text("circuits/figures/" + f.name + ".md") == f.doxygen());
     CHECK(f.dot.find("digraph") == 0);
     CHECK(f.caption.find('"') == std::string::npos);
   }
@@ -316,7 +316,7 @@ TEST_CASE("the README shows every figure and the complexity table") {
   const std::string readme = read_text("README.md");
   for (const ch13::Figure& f : ch13::chapter_figures()) {
     INFO("figure " << f.name);
-    CHECK(readme.find("\\includedoc ch13_scan/figures/" + f.name + ".md") != std::string::npos);
+    CHECK(readme.find("\\includedoc ch13_scan/circuits/figures/" + f.name + ".md") != std::string::npos);
   }
   INFO("complexity table (scan_networks --markdown):\n" << ch13::complexity_table_markdown());
   CHECK(readme.find(ch13::complexity_table_markdown()) != std::string::npos);
@@ -514,9 +514,10 @@ TEST_CASE("unknown variant ids are usage errors that list the valid ones") {
 TEST_CASE("program and header names are built from table and id and name") {
   CHECK(ch13::find_scan_variant("3").program() == "scan3_scan_then_fan");
   CHECK(ch13::find_scan_variant("0a").header() == "scan0a_cpu.h");
-  CHECK(ch13::find_scan_variant("6").header() == "scan6_decoupled_lookback.cuh");
+  CHECK(ch13::find_scan_variant("6").header() == "kernels/device/06_decoupled_lookback.cuh");
+  CHECK(ch13::find_scan_variant("5a").header() == "kernels/device/05a_two_level.cuh");
   CHECK(ch13::find_compact_variant("2").program() == "compact2_decoupled_lookback");
-  CHECK(ch13::warp_variants()[4].header() == "warp4_shuffle.cuh");
+  CHECK(ch13::warp_variants()[4].header() == "kernels/warp/04_shuffle.cuh");
   CHECK(ch13::block_variants()[2].segment(128) == 256);
   CHECK(ch13::warp_variants()[1].segment(128) == 32);
 }
