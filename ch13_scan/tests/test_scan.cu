@@ -23,12 +23,9 @@
 #include "hb/memory.h"
 #include "hb/random.h"
 #include "hb/testing.h"
-#include "scan0a_cpu.h"
 #include "kernels/device/05a_two_level.cuh"
-#include "scan_check.h"
-#include "scan_harness.h"
-#include "scan_launchers.h"
-#include "scan_variants.h"
+#include "reference.h"
+#include "scan.h"
 
 namespace {
 
@@ -77,25 +74,21 @@ std::vector<std::size_t> standard_sizes() {
 
 // Elements one block covers (a tile) with blocks of `threads` threads, 0 for CUB.
 std::size_t tile_of(const ch13::ScanVariant& v, int threads) {
-  const std::string id = v.id;
-  if (v.impl != ch13::Impl::Ours) return 0;
-  if (id == "2") return 2 * std::size_t(threads);
-  if (id == "6") return std::size_t(threads) * ch13::kLookbackItems;
-  if (id == "7") return std::size_t(threads) * ch13::kBulkItems;
-  return threads;
+  return v.default_threads() == 0 ? 0 : v.segment(threads);
 }
 
 // Block sizes to try: the default and the interesting ones the rule allows; fewer for large
 // inputs and under the sanitizer.
-std::vector<int> block_sizes(const ch13::VariantInfo& v, std::size_t n) {
-  if (v.impl != ch13::Impl::Ours) return {v.default_threads};
+template <typename Row>
+std::vector<int> block_sizes(const Row& v, std::size_t n) {
+  if (v.default_threads() == 0) return {0};
   std::vector<int> want;
   if (hb::under_sanitizer()) {
-    want = {v.default_threads, 32};
+    want = {v.default_threads(), 32};
   } else if (n > (std::size_t(1) << 20)) {
-    want = {v.default_threads, 1024, 512};
+    want = {v.default_threads(), 1024, 512};
   } else {
-    want = {v.default_threads, 32, 64, 96, 128, 512, 1024};
+    want = {v.default_threads(), 32, 64, 96, 128, 512, 1024};
   }
   // Under the sanitizer, sizes above 2^16 run with the default block size only (time).
   const std::size_t most = hb::under_sanitizer() && n > (std::size_t(1) << 16) ? 1
@@ -161,7 +154,7 @@ void check_every_scan(const std::vector<T>& host, std::vector<std::size_t> ns, b
   ch13::Scratch scratch(host.size());
   ScanRunner<T> runner(scratch, host.size());
   for (const auto& v : ch13::scan_variants()) {
-    if (v.impl == ch13::Impl::Cpu) continue;
+    if (v.is_cpu()) continue;
     std::set<std::size_t> sizes(ns.begin(), ns.end());
     for (int t : block_sizes(v, 0)) {
       const std::size_t tile = tile_of(v, t);
@@ -175,7 +168,7 @@ void check_every_scan(const std::vector<T>& host, std::vector<std::size_t> ns, b
         for (ScanKind kind : kKinds) {
           INFO(v.label() << " (" << v.title << "), " << (std::is_same_v<T, int> ? "int" : "float")
                          << ", " << ch13::kind_name(kind) << ", n = " << n << ", threads = " << t);
-          const std::vector<T> got = runner.run(v.launcher<T>(), d_in.data(), n, kind, t);
+          const std::vector<T> got = runner.run(v.launch.template get<T>(), d_in.data(), n, kind, t);
           const hb::CompareResult r = expected.compare(got, kind, exact);
           INFO(r.report);
           CHECK(r.ok);
@@ -243,12 +236,12 @@ TEST_CASE("every device scan works in place", "[gpu]") {
   hb::Stream stream;
   hb::DeviceBuffer<int> data(host.size());
   for (const auto& v : ch13::scan_variants()) {
-    if (v.impl == ch13::Impl::Cpu) continue;
+    if (v.is_cpu()) continue;
     for (std::size_t n : ns) {
       for (ScanKind kind : kKinds) {
         INFO(v.label() << ", " << ch13::kind_name(kind) << ", n = " << n);
         hb::copy_to_device(data.data(), host.data(), n * sizeof(int));
-        v.launch_int(data.data(), data.data(), n, kind, v.default_threads, scratch, stream);
+        v.launch.for_int(data.data(), data.data(), n, kind, v.default_threads(), scratch, stream);
         const auto r = expected.compare(from_device(data.data(), n, stream), kind, true);
         INFO(r.report);
         CHECK(r.ok);
@@ -308,27 +301,27 @@ TEST_CASE("the single-pass kernels give the right answers in 100 back-to-back ca
       const int threads = (i / 6) % 2 == 0 ? 256 : 64;
       switch (call_of(i)) {
         case Call::IntScan6:
-          ch13::scan6_decoupled_lookback(d_ints.data(), int_out[next_int++].data(), n,
+          ch13::find_scan_variant("6").launch.for_int(d_ints.data(), int_out[next_int++].data(), n,
                                          ScanKind::Inclusive, threads, scratch, stream);
           break;
         case Call::IntScan7:
-          ch13::scan7_bulk_copy_lookback(d_ints.data(), int_out[next_int++].data(), n,
+          ch13::find_scan_variant("7").launch.for_int(d_ints.data(), int_out[next_int++].data(), n,
                                          ScanKind::Inclusive, threads, scratch, stream);
           break;
         case Call::FloatScan6:
-          ch13::scan6_decoupled_lookback(d_floats.data(), float_out[next_float++].data(), n,
+          ch13::find_scan_variant("6").launch.for_float(d_floats.data(), float_out[next_float++].data(), n,
                                          ScanKind::Exclusive, threads, scratch, stream);
           break;
         case Call::FloatScan7:
-          ch13::scan7_bulk_copy_lookback(d_floats.data(), float_out[next_float++].data(), n,
+          ch13::find_scan_variant("7").launch.for_float(d_floats.data(), float_out[next_float++].data(), n,
                                          ScanKind::Exclusive, threads, scratch, stream);
           break;
         case Call::Compact2:
-          ch13::compact2_decoupled_lookback(d_ints.data(), int_out[next_int++].data(), n,
+          ch13::find_compact_variant("2").launch(d_ints.data(), int_out[next_int++].data(), n,
                                             counts.data() + i, threads, scratch, stream);
           break;
         case Call::Compact3:
-          ch13::compact3_bulk_copy_lookback(d_ints.data(), int_out[next_int++].data(), n,
+          ch13::find_compact_variant("3").launch(d_ints.data(), int_out[next_int++].data(), n,
                                             counts.data() + i, threads, scratch, stream);
           break;
       }
@@ -352,10 +345,10 @@ TEST_CASE("the single-pass kernels give the right answers in 100 back-to-back ca
         INFO(r.report);
         CHECK(r.ok);
       } else {
-        const ch13::CompactReference want = ch13::reference_compact(ints, n);
-        REQUIRE(count[i] == static_cast<int>(want.selected.size()));
-        const auto got = from_device(int_out[next_int++].data(), want.selected.size(), stream);
-        CHECK(got == want.selected);
+        const std::vector<int> want = ch13::reference_compact(ints, n);
+        REQUIRE(count[i] == static_cast<int>(want.size()));
+        const auto got = from_device(int_out[next_int++].data(), want.size(), stream);
+        CHECK(got == want);
       }
     }
   }
@@ -381,7 +374,7 @@ TEST_CASE("the single-pass kernels and CUB accept pointers that are not 16-byte 
           for (ScanKind kind : kKinds) {
             INFO(v.label() << ", input offset " << in_offset << ", output offset " << out_offset
                            << ", n = " << n << ", " << ch13::kind_name(kind));
-            v.launch_int(d_in.data() + in_offset, out.data() + out_offset, n, kind, 128, scratch, stream);
+            v.launch.for_int(d_in.data() + in_offset, out.data() + out_offset, n, kind, 128, scratch, stream);
             const auto want = ch13::reference_scan(slice, kind);
             const auto r = ch13::compare_scan(from_device(out.data() + out_offset, n, stream).data(),
                                               want.data(), n);
@@ -397,8 +390,8 @@ TEST_CASE("the single-pass kernels and CUB accept pointers that are not 16-byte 
                    stream);
           const auto want = ch13::reference_compact(slice, n);
           const int got_count = from_device(count.data(), 1, stream)[0];
-          REQUIRE(got_count == static_cast<int>(want.selected.size()));
-          CHECK(from_device(out.data() + out_offset, got_count, stream) == want.selected);
+          REQUIRE(got_count == static_cast<int>(want.size()));
+          CHECK(from_device(out.data() + out_offset, got_count, stream) == want);
         }
       }
     }
@@ -412,14 +405,12 @@ struct SegmentCase {
   std::string label;
   ch13::SegmentLauncher<int> launch_int;
   ch13::SegmentLauncher<float> launch_float;
-  const ch13::SegmentVariant* row;
 };
 
 std::vector<SegmentCase> warp_cases() {
   std::vector<SegmentCase> c;
-  for (const auto& v : ch13::warp_variants()) c.push_back({v.label(), v.launch_int, v.launch_float, &v});
-  c.push_back({"warp variant 3 without padding", ch13::warp3_templated_unpadded<int>,
-               ch13::warp3_templated_unpadded<float>, &ch13::warp_variants()[3]});
+  for (const auto& v : ch13::with_alternates(ch13::warp_variants()))
+    c.push_back({v.label(), v.launch.for_int, v.launch.for_float});
   return c;
 }
 
@@ -505,8 +496,8 @@ TEST_CASE("every block scan matches the CPU on every block size it accepts", "[g
       for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(31), std::size_t(33), tile - 1,
                             tile, tile + 1, 3 * tile + 17, big}) {
         for (ScanKind kind : kKinds) {
-          check_segments(v.launch_int, v.label(), ints, d_ints.data(), out_int, n, tile, t, kind, 1, stream);
-          check_segments(v.launch_float, v.label(), floats, d_floats.data(), out_float, n, tile, t, kind,
+          check_segments(v.launch.for_int, v.label(), ints, d_ints.data(), out_int, n, tile, t, kind, 1, stream);
+          check_segments(v.launch.for_float, v.label(), floats, d_floats.data(), out_float, n, tile, t, kind,
                          1, stream);
         }
       }
@@ -532,7 +523,7 @@ TEST_CASE("repeated warp and block scans match repeated CPU scans", "[gpu]") {
       check_segments(c.launch_int, c.label, small, d_in.data(), out, n, 32, 128, kind, 3, stream);
   for (const auto& v : ch13::block_variants())
     for (ScanKind kind : kKinds)
-      check_segments(v.launch_int, v.label(), small, d_in.data(), out, n, v.segment(128), 128, kind, 3,
+      check_segments(v.launch.for_int, v.label(), small, d_in.data(), out, n, v.segment(128), 128, kind, 3,
                      stream);
 }
 
@@ -558,27 +549,24 @@ TEST_CASE("every compaction selects exactly the odd elements of random and all-o
   for (const auto& [what, host] : inputs) {
     const auto d_in = to_device(host);
     for (const auto& v : ch13::compact_variants()) {
-      if (v.impl == ch13::Impl::Cpu) continue;
+      if (v.is_cpu()) continue;
       std::set<std::size_t> sizes(ns.begin(), ns.end());
       for (int t : block_sizes(v, 0)) {
-        if (v.impl != ch13::Impl::Ours) break;  // CUB's tiles are its own business
-        const std::string id = v.id;
-        const std::size_t tile = t * std::size_t(id == "2"   ? ch13::kLookbackItems
-                                                 : id == "3" ? ch13::kBulkItems
-                                                             : 1);
+        if (v.default_threads() == 0) break;  // CUB's tiles are its own business
+        const std::size_t tile = v.segment(t);
         for (std::size_t k : {tile - 1, tile, tile + 1, 2 * tile + 1}) sizes.insert(k);
       }
       for (std::size_t n : sizes) {
-        const ch13::CompactReference want = ch13::reference_compact(host, n);
+        const std::vector<int> want = ch13::reference_compact(host, n);
         for (int t : block_sizes(v, n)) {
           INFO(v.label() << ", " << what << " data, n = " << n << ", threads = " << t);
           hb::poison(out.data(), (n + 1) * sizeof(int), kPoisonByte, stream);
           hb::poison(count.data(), sizeof(int), kPoisonByte, stream);
           v.launch(d_in.data(), out.data(), n, count.data(), t, scratch, stream);
           const int got_count = from_device(count.data(), 1, stream)[0];
-          REQUIRE(got_count == static_cast<int>(want.selected.size()));
-          const std::vector<int> got = from_device(out.data(), want.selected.size() + 1, stream);
-          CHECK(std::equal(want.selected.begin(), want.selected.end(), got.begin()));
+          REQUIRE(got_count == static_cast<int>(want.size()));
+          const std::vector<int> got = from_device(out.data(), want.size() + 1, stream);
+          CHECK(std::equal(want.begin(), want.end(), got.begin()));
           INFO("the element after the last selected one must stay untouched");
           CHECK(is_poison(got.back()));
         }
@@ -590,12 +578,12 @@ TEST_CASE("every compaction selects exactly the odd elements of random and all-o
 TEST_CASE("the benches measure and check every variant", "[gpu]") {
   hb::select_device(0);
   const std::size_t n = 5003;
-  for (auto type : {ch13::ElementType::Int, ch13::ElementType::Float}) {
-    for (ScanKind kind : kKinds) {
-      auto bench = ch13::ScanBench::create(n, type, kind, hb::test_seed(), 2, true);
-      for (const auto& v : ch13::scan_variants()) {
-        INFO(v.label() << ", " << ch13::type_name(type) << ", " << ch13::kind_name(kind));
-        const ch13::Measurement m = bench->measure(v, v.default_threads, n);
+  for (ScanKind kind : kKinds) {
+    ch13::ScanBench<int> ints(n, kind, hb::test_seed(), 2, true);
+    ch13::ScanBench<float> floats(n, kind, hb::test_seed(), 2, true);
+    for (const auto& v : ch13::scan_variants()) {
+      for (const ch13::Measurement& m : {ints.measure(v, v.default_threads(), n), floats.measure(v, v.default_threads(), n)}) {
+        INFO(v.label() << ", " << ch13::kind_name(kind));
         INFO(m.failure);
         CHECK(m.ok);
         CHECK(m.median_ms > 0.0);
@@ -604,10 +592,10 @@ TEST_CASE("the benches measure and check every variant", "[gpu]") {
       }
     }
   }
-  auto compact = ch13::CompactBench::create(n, hb::test_seed(), 2, true);
+  ch13::CompactBench compact(n, hb::test_seed(), 2, true);
   for (const auto& v : ch13::compact_variants()) {
     INFO(v.label());
-    const ch13::Measurement m = compact->measure(v, v.default_threads, n);
+    const ch13::Measurement m = compact.measure(v, v.default_threads(), n);
     INFO(m.failure);
     CHECK(m.ok);
     CHECK(m.selected > n / 3);
@@ -631,10 +619,10 @@ TEST_CASE("the tiled variants accept exactly the block sizes whose tile fits thi
     CHECK(scan.accepts_threads_here(t) == fits);
     CHECK(compact.accepts_threads_here(t) == fits);
     if (fits) {
-      CHECK_NOTHROW(scan.launch_int(data.data(), out.data(), n, ScanKind::Inclusive, t, scratch, stream));
+      CHECK_NOTHROW(scan.launch.for_int(data.data(), out.data(), n, ScanKind::Inclusive, t, scratch, stream));
       CHECK_NOTHROW(compact.launch(data.data(), out.data(), n, count.data(), t, scratch, stream));
     } else {
-      CHECK_THROWS_AS(scan.launch_int(data.data(), out.data(), n, ScanKind::Inclusive, t, scratch, stream),
+      CHECK_THROWS_AS(scan.launch.for_int(data.data(), out.data(), n, ScanKind::Inclusive, t, scratch, stream),
                       hb::UsageError);
       CHECK_THROWS_WITH(compact.launch(data.data(), out.data(), n, count.data(), t, scratch, stream),
                         Catch::Contains("KiB of shared memory per block"));

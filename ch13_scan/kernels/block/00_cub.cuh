@@ -7,7 +7,7 @@
 
 #include <cub/block/block_scan.cuh>
 
-#include "scan_common.cuh"
+#include "scan.h"
 
 namespace ch13 {
 

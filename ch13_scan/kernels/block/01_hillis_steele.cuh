@@ -5,7 +5,7 @@
 /// and one barrier per step suffices.
 #pragma once
 
-#include "scan_common.cuh"
+#include "scan.h"
 
 namespace ch13 {
 

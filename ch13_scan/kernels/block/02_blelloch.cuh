@@ -4,7 +4,7 @@
 /// back down. About half the additions, but twice the steps and barriers.
 #pragma once
 
-#include "scan_common.cuh"
+#include "scan.h"
 
 namespace ch13 {
 

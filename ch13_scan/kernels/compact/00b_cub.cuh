@@ -5,7 +5,7 @@
 
 #include <cub/device/device_select.cuh>
 
-#include "scan_common.cuh"
+#include "scan.h"
 
 namespace ch13 {
 

@@ -8,7 +8,7 @@
 
 #include <cub/device/device_scan.cuh>
 
-#include "scan_common.cuh"
+#include "scan.h"
 
 namespace ch13 {
 

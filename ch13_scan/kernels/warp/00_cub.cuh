@@ -6,7 +6,7 @@
 
 #include <cub/warp/warp_scan.cuh>
 
-#include "scan_common.cuh"
+#include "scan.h"
 
 namespace ch13 {
 

@@ -7,7 +7,7 @@
 /// `__syncwarp()`, writes, and synchronizes again.
 #pragma once
 
-#include "scan_common.cuh"
+#include "scan.h"
 
 namespace ch13 {
 

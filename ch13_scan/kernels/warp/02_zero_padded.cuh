@@ -4,7 +4,7 @@
 /// and the lanes near 0 add zeros: the lane test and its divergence go away.
 #pragma once
 
-#include "scan_common.cuh"
+#include "scan.h"
 
 namespace ch13 {
 

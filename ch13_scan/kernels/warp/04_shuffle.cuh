@@ -5,7 +5,7 @@
 /// `__syncwarp()`. The book's `__shfl_up` without a mask no longer exists.
 #pragma once
 
-#include "scan_common.cuh"
+#include "scan.h"
 
 namespace ch13 {
 

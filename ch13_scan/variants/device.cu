@@ -1,12 +1,47 @@
-// The caller-owned scratch memory of chapter 13 and the block-size rules.
+// The table of the device-wide scans (sections 13.1, 13.4, the scan post, and two single
+// passes beyond the text), and the scratch memory they share. Every file of kernels/device/ is
+// compiled here, once (CMake lists them in scan_kernels.cuh): adding a variant is one file in
+// kernels/device/ and one row below.
 #include <algorithm>
 
-#include "hb/capability.h"
-#include "hb/error.h"
-#include "scan_launch.h"
-#include "scan_launchers.h"
+#include "scan.h"
+#include "scan_kernels.cuh"
 
 namespace ch13 {
+
+const std::vector<ScanVariant>& scan_variants() {
+  // clang-format off
+  static const std::vector<ScanVariant> table = {
+    {"0a", "cpu", "CPU scan, the reference (listings 13.1, 13.2)", {}, BlockRule::Cpu},
+    {"0b", "cub", "CUB DeviceScan, the library reference",
+     {scan0b_cub<int>, scan0b_cub<float>}, BlockRule::Library},
+    {"1", "hillis_steele", "Hillis-Steele, double-buffered, recursive block sums (scan post)",
+     {scan1_hillis_steele<int>, scan1_hillis_steele<float>}, BlockRule::MultipleOf32},
+    {"2", "blelloch", "Blelloch up-sweep/down-sweep, recursive block sums (13.2, scan post)",
+     {scan2_blelloch<int>, scan2_blelloch<float>}, BlockRule::PowerOfTwoFrom32, 2},
+    {"3", "scan_then_fan", "scan-then-fan, recursive (listings 13.3-13.6)",
+     {scan3_scan_then_fan<int>, scan3_scan_then_fan<float>}, BlockRule::MultipleOf32},
+    {"4", "reduce_then_scan", "reduce-then-scan, recursive (listings 13.7-13.9)",
+     {scan4_reduce_then_scan<int>, scan4_reduce_then_scan<float>}, BlockRule::PowerOfTwoFrom32},
+    {"5a", "two_level", "two-level reduce-then-scan (listings 13.10-13.12)",
+     {scan5a_two_level<int>, scan5a_two_level<float>}, BlockRule::PowerOfTwoFrom32},
+    {"5b", "two_level_zero_pad", "two-level, zero-padded warp scans (listings 13.14-13.16)",
+     {scan5b_two_level_zero_pad<int>, scan5b_two_level_zero_pad<float>}, BlockRule::PowerOfTwoFrom32},
+    {"5c", "two_level_shuffle", "two-level, warp-shuffle block scan (listings 13.17, 13.18)",
+     {scan5c_two_level_shuffle<int>, scan5c_two_level_shuffle<float>}, BlockRule::PowerOfTwoFrom32},
+    {"6", "decoupled_lookback", "single pass, decoupled look-back (beyond the text)",
+     {scan6_decoupled_lookback<int>, scan6_decoupled_lookback<float>}, BlockRule::PowerOfTwoFrom32,
+     kLookbackItems, {}, 0, true},
+    {"7", "bulk_copy_lookback", "single pass, one tile per block, staged by bulk copy (beyond the text)",
+     {scan7_bulk_copy_lookback<int>, scan7_bulk_copy_lookback<float>}, BlockRule::PowerOfTwoFrom32,
+     kBulkItems, kBulkCopyNeeds, kBulkTileBytesPerThread, true},
+  };
+  // clang-format on
+  return table;
+}
+
+// ---------------------------------------------------------------------------------------
+// The scratch memory.
 
 namespace {
 
@@ -20,6 +55,28 @@ __global__ void restart_lookback_kernel(unsigned long long* status, std::size_t 
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) *counter = 1ull << 32;
 }
+
+// Bytes of temporary storage CUB's DeviceScan needs for int and float, both kinds.
+std::size_t cub_scan_bytes(std::size_t max_n) {
+  const unsigned n = static_cast<unsigned>(std::min<std::size_t>(max_n, 0x7fffffff));
+  std::size_t most = 1;
+  std::size_t bytes = 0;
+  HB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, static_cast<const int*>(nullptr),
+                                              static_cast<int*>(nullptr), n));
+  most = std::max(most, bytes);
+  HB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const int*>(nullptr),
+                                              static_cast<int*>(nullptr), n));
+  most = std::max(most, bytes);
+  HB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, static_cast<const float*>(nullptr),
+                                              static_cast<float*>(nullptr), n));
+  most = std::max(most, bytes);
+  HB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const float*>(nullptr),
+                                              static_cast<float*>(nullptr), n));
+  return std::max(most, bytes);
+}
+
+// Static shared memory of the tile kernels (barrier, ticket, warp totals), with room to spare.
+constexpr std::size_t kStaticSharedAllowance = 1024;
 
 }  // namespace
 
@@ -50,7 +107,7 @@ Scratch::Scratch(std::size_t max_n) : max_n_(max_n) {
   // CUB's temporary storage grows with n, so the size for max_n covers every smaller input.
   // We clear it once: CUB initializes what it reads, but initcheck then has nothing to say
   // about look-back polls of tile states CUB's init kernel set in an earlier call.
-  cub_bytes_ = cub_temp_bytes(max_n);
+  cub_bytes_ = std::max(cub_scan_bytes(max_n), cub_select_bytes(max_n));
   cub_ = hb::ScratchBytes(cub_bytes_);
   HB_CUDA_CHECK(cudaMemset(cub_.data(), 0, cub_.bytes()));
   // Scratch memory for the levels and partials is written before it is read by every
@@ -90,11 +147,6 @@ int Scratch::resident_blocks(int threads) const {
   const int per_sm = std::min(32, std::max(1, max_threads_per_sm_ / std::max(1, threads)));
   return sm_count_ * per_sm;
 }
-
-namespace {
-// Static shared memory of the tile kernels (barrier, ticket, warp totals), with room to spare.
-constexpr std::size_t kStaticSharedAllowance = 1024;
-}  // namespace
 
 bool fits_shared_memory(unsigned bytes_per_thread, int threads) {
   if (bytes_per_thread == 0) return true;
