@@ -20,6 +20,14 @@
 
 namespace ch13 {
 
+/* [scan0a-changed]
+Variant 0a is the reference. It is the serial scan of listings 13.1 and 13.2 on the CPU: one
+loop that keeps a running sum, with two lines swapped for the exclusive scan. Both return the
+total, and both work in place (`out == in`): the exclusive scan reads `in[i]` into a temporary
+before it overwrites `out[i]`, the book's footnote made into code. Every GPU result of the
+chapter is checked against it (for float inputs, against the same loop run in double precision).
+[scan0a-changed] */
+
 // [scan0a-inclusive]
 /// Listing 13.1: the inclusive scan, \f$out_i = in_0 + \dots + in_i\f$, into \p out (which may
 /// be \p in), summed in T (double for a double-precision reference of float). Returns the sum
@@ -67,6 +75,12 @@ void cpu_segmented_scan(T* out, const In* in, std::size_t n, std::size_t segment
     cpu_scan<T, In>(out + first, in + first, count, kind);
   }
 }
+
+/* [compact0a-changed]
+Variant 0a is the reference: the serial loop that copies every odd element to the next free
+output slot and counts them (section 13.6). It works in place too, because it never writes ahead
+of where it reads.
+[compact0a-changed] */
 
 // [compact0a-cpu]
 /// Copies the elements of \p in for which \p keep holds to the front of \p out (which may be

@@ -1,8 +1,11 @@
 /// \file
-/// Variant 0 is the reference of the block level: CUB's `cub::BlockScan` (its warp-scans
-/// algorithm), checked against the CPU scan of each tile. The block-level test kernel gives
-/// each block one tile of consecutive elements (zeros past the end of the input), scans it,
-/// and writes it back.
+/// \brief Chapter 13, block variant 0: CUB BlockScan, the reference.
+/* [changed]
+Variant 0 is the reference of the block level: CUB's `cub::BlockScan` (its warp-scans
+algorithm), checked against the CPU scan of each tile. The block-level test kernel gives each
+block one tile of consecutive elements (zeros past the end of the input), scans it, and writes
+it back.
+[changed] */
 #pragma once
 
 #include <cub/block/block_scan.cuh>

@@ -1,7 +1,10 @@
 /// \file
-/// Compared with variant 1: Blelloch's work-efficient up-sweep and down-sweep (section 13.2):
-/// each thread handles two elements, the tree of partial sums is built in place and pushed
-/// back down. About half the additions, but twice the steps and barriers.
+/// \brief Chapter 13, block variant 2: Blelloch up-sweep/down-sweep (13.2, scan post).
+/* [changed]
+Compared with variant 1: Blelloch's work-efficient up-sweep and down-sweep (section 13.2): each
+thread handles two elements, the tree of partial sums is built in place and pushed back down.
+About half the additions, but twice the steps and barriers.
+[changed] */
 #pragma once
 
 #include "scan.h"

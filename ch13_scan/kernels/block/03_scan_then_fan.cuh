@@ -1,7 +1,10 @@
 /// \file
-/// Compared with variant 2: scan-then-fan within the block (listing 13.3, figure 13.12): each
-/// warp scans its 32 values with the warp scan of listing 13.16, the warps' totals are
-/// scanned by one warp, and each warp adds its predecessors' total.
+/// \brief Chapter 13, block variant 3: warp scans, then the warps' totals (listing 13.3).
+/* [changed]
+Compared with variant 2: scan-then-fan within the block (listing 13.3, figure 13.12): each warp
+scans its 32 values with the warp scan of listing 13.16, the warps' totals are scanned by one
+warp, and each warp adds its predecessors' total.
+[changed] */
 #pragma once
 
 #include "../warp/03_templated.cuh"

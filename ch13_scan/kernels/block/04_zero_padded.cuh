@@ -1,6 +1,9 @@
 /// \file
-/// Compared with variant 3: the same block scan on the zero-padded layout (figure 13.15,
-/// listing 13.15), with the warp scan that needs no lane test.
+/// \brief Chapter 13, block variant 4: listing 13.3 on the zero-padded layout (listing 13.15).
+/* [changed]
+Compared with variant 3: the same block scan on the zero-padded layout (figure 13.15, listing
+13.15), with the warp scan that needs no lane test.
+[changed] */
 #pragma once
 
 #include "03_scan_then_fan.cuh"

@@ -1,7 +1,10 @@
 /// \file
-/// Compared with variant 4: the block scan built on warp shuffles (listing 13.18): each warp
-/// scans its values in registers with listing 13.17's predicated shuffle, one warp scans the
-/// warps' totals the same way, and shared memory holds only 32 totals.
+/// \brief Chapter 13, block variant 5: warp shuffles (listing 13.18).
+/* [changed]
+Compared with variant 4: the block scan built on warp shuffles (listing 13.18): each warp scans
+its values in registers with listing 13.17's predicated shuffle, one warp scans the warps'
+totals the same way, and shared memory holds only 32 totals.
+[changed] */
 #pragma once
 
 #include "../warp/05_shuffle_ptx.cuh"

@@ -1,6 +1,9 @@
 /// \file
-/// Compared with variant 0a: CUB's `cub::DeviceSelect::If` with the same predicate, the
-/// library reference of the compaction table, measured on the same buffers in the same run.
+/// \brief Chapter 13, compaction variant 0b: CUB DeviceSelect::If, the library reference.
+/* [changed]
+Compared with variant 0a: CUB's `cub::DeviceSelect::If` with the same predicate, the library
+reference of the compaction table, measured on the same buffers in the same run.
+[changed] */
 #pragma once
 
 #include <cub/device/device_select.cuh>

@@ -1,9 +1,12 @@
 /// \file
-/// Compared with variant 0b: the book's stream compaction (section 13.6, listings 13.22 and
-/// 13.23), built on the two-level reduce-then-scan of scan variant 5b. A reduction counts
-/// the odd elements of each subarray, one block scans the counts into each subarray's first
-/// output index, and the last pass scans the predicates of each tile, writes every odd
-/// element to its index, and writes the count. The block size must be a power of two.
+/// \brief Chapter 13, compaction variant 1: reduce, scan, scatter (listings 13.22, 13.23).
+/* [changed]
+Compared with variant 0b: the book's stream compaction (section 13.6, listings 13.22 and 13.23),
+built on the two-level reduce-then-scan of scan variant 5b. A reduction counts the odd elements
+of each subarray, one block scans the counts into each subarray's first output index, and the
+last pass scans the predicates of each tile, writes every odd element to its index, and writes
+the count. The block size must be a power of two.
+[changed] */
 #pragma once
 
 #include "../device/05b_two_level_zero_pad.cuh"

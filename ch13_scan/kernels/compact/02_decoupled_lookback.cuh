@@ -1,10 +1,13 @@
 /// \file
-/// Compared with variant 1: a single pass built on scan variant 6's decoupled look-back.
-/// Each block loads its tile with 16-byte loads, counts and scans the predicates in
-/// registers, and stages its odd elements contiguously in shared memory while its first warp
-/// looks back for the number of odd elements before the tile; then the block writes them
-/// with coalesced stores. It reads the N elements once and writes only the selected ones.
-/// The block size must be a power of two from 32 to 512.
+/// \brief Chapter 13, compaction variant 2: single pass, decoupled look-back (beyond the text).
+/* [changed]
+Compared with variant 1: a single pass built on scan variant 6's decoupled look-back. Each block
+loads its tile with 16-byte loads, counts and scans the predicates in registers, and stages its
+odd elements contiguously in shared memory while its first warp looks back for the number of odd
+elements before the tile; then the block writes them with coalesced stores. It reads the N
+elements once and writes only the selected ones. The block size must be a power of two from 32
+to 512.
+[changed] */
 #pragma once
 
 #include "../device/06_decoupled_lookback.cuh"

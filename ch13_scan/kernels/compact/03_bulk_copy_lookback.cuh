@@ -1,13 +1,15 @@
 /// \file
-/// Compared with variant 2: scan variant 7's tiles. Every block compacts one tile, which
-/// reaches shared memory in one bulk copy; the threads count the tile's odd elements (the
-/// aggregate of the look-back) in a first pass over shared memory. In the second pass each
-/// warp compacts its own part of the tile in place, row by row: the odd elements of a row go
-/// to the front of the warp's part, below anything it has not read yet. Then each warp
-/// copies its run of odd elements to the output, after those of the warps before it and of
-/// the tiles before the tile. No registers hold the tile while it is in flight and no second
-/// staging area is needed, so six blocks of 256 threads share an SM. The block size must be
-/// a power of two from 32 to 1024.
+/// \brief Chapter 13, compaction variant 3: single pass, one tile per block, staged by bulk copy (beyond the text).
+/* [changed]
+Compared with variant 2: scan variant 7's tiles. Every block compacts one tile, which reaches
+shared memory in one bulk copy; the threads count the tile's odd elements (the aggregate of the
+look-back) in a first pass over shared memory. In the second pass each warp compacts its own
+part of the tile in place, row by row: the odd elements of a row go to the front of the warp's
+part, below anything it has not read yet. Then each warp copies its run of odd elements to the
+output, after those of the warps before it and of the tiles before the tile. No registers hold
+the tile while it is in flight and no second staging area is needed, so six blocks of 256
+threads share an SM. The block size must be a power of two from 32 to 1024.
+[changed] */
 #pragma once
 
 #include "../device/07_bulk_copy_lookback.cuh"

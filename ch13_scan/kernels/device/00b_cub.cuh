@@ -1,9 +1,11 @@
 /// \file
-/// Compared with variant 0a: the library. CUB's `cub::DeviceScan::InclusiveSum` and
-/// `ExclusiveSum` from the CUDA Toolkit scan in one pass over the data with decoupled
-/// look-back (after a small kernel that initializes its tile states), tuned per
-/// architecture. Every later variant is measured against it as "% of CUB", on the same
-/// buffers in the same run.
+/// \brief Chapter 13, scan variant 0b: CUB DeviceScan, the library reference.
+/* [changed]
+Compared with variant 0a: the library. CUB's `cub::DeviceScan::InclusiveSum` and `ExclusiveSum`
+from the CUDA Toolkit scan in one pass over the data with decoupled look-back (after a small
+kernel that initializes its tile states), tuned per architecture. Every later variant is
+measured against it as "% of CUB", on the same buffers in the same run.
+[changed] */
 #pragma once
 
 #include <cub/device/device_scan.cuh>

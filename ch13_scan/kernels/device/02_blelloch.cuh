@@ -1,11 +1,14 @@
 /// \file
-/// Compared with variant 1: the same recursive structure, but each block scans with
-/// Blelloch's work-efficient algorithm (section 13.2, the scan post). Each thread loads two
-/// elements; the up-sweep builds a balanced tree of partial sums in place (figures 13.2 and
-/// 13.3), the root is replaced by the identity, and the down-sweep pushes the prefixes back
-/// down to the leaves (figures 13.4 and 13.5), which gives the exclusive scan. A block of B
-/// threads scans 2B elements with 2(2B - 1) additions in 2 log2(2B) steps, where
-/// Hillis-Steele needs about (2B) log2(2B). The block size must be a power of two.
+/// \brief Chapter 13, scan variant 2: Blelloch up-sweep/down-sweep, recursive block sums (13.2, scan post).
+/* [changed]
+Compared with variant 1: the same recursive structure, but each block scans with Blelloch's
+work-efficient algorithm (section 13.2, the scan post). Each thread loads two elements; the
+up-sweep builds a balanced tree of partial sums in place (figures 13.2 and 13.3), the root is
+replaced by the identity, and the down-sweep pushes the prefixes back down to the leaves
+(figures 13.4 and 13.5), which gives the exclusive scan. A block of B threads scans 2B elements
+with 2(2B - 1) additions in 2 log2(2B) steps, where Hillis-Steele needs about (2B) log2(2B). The
+block size must be a power of two.
+[changed] */
 #pragma once
 
 #include "../block/02_blelloch.cuh"

@@ -1,13 +1,16 @@
 /// \file
-/// Compared with variant 2: the book's first CUDA scan, scan-then-fan (section 13.4.1,
-/// listings 13.3 to 13.6). Within a block, every warp scans its 32 values in shared memory
-/// (the warp scan of section 13.5), one warp scans the warps' totals, and each warp adds the
-/// total of the warps before it (figure 13.12). In global memory the same pattern repeats
-/// (figure 13.13): a grid-stride kernel scans each block-sized tile and writes the tile's
-/// total (the spine), the spine is scanned recursively, and a last kernel fans the scanned
-/// totals out over the tiles: 4N global memory accesses at the top level. The book's fan
-/// kernel writes past the end of the array when N is not a multiple of the block size; ours
-/// checks the index. Any multiple of 32 threads per block.
+/// \brief Chapter 13, scan variant 3: scan-then-fan, recursive (listings 13.3-13.6).
+/* [changed]
+Compared with variant 2: the book's first CUDA scan, scan-then-fan (section 13.4.1, listings
+13.3 to 13.6). Within a block, every warp scans its 32 values in shared memory (the warp scan of
+section 13.5), one warp scans the warps' totals, and each warp adds the total of the warps
+before it (figure 13.12). In global memory the same pattern repeats (figure 13.13): a
+grid-stride kernel scans each block-sized tile and writes the tile's total (the spine), the
+spine is scanned recursively, and a last kernel fans the scanned totals out over the tiles: 4N
+global memory accesses at the top level. The book's fan kernel writes past the end of the array
+when N is not a multiple of the block size; ours checks the index. Any multiple of 32 threads
+per block.
+[changed] */
 #pragma once
 
 #include "../block/03_scan_then_fan.cuh"

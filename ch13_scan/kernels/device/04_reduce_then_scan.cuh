@@ -1,10 +1,13 @@
 /// \file
-/// Compared with variant 3: the first pass only reduces each tile (listing 13.7, with the
-/// block reduction of listing 12.3) instead of scanning it and writing the result, so it
-/// writes nothing but one total per tile. The totals are scanned recursively (listing 13.9),
-/// and the second pass scans each tile again, starting from the tile's base sum (listing
-/// 13.8): 3N global memory accesses at the top level instead of 4N. The block size must be
-/// a power of two (the unrolled block reduction).
+/// \brief Chapter 13, scan variant 4: reduce-then-scan, recursive (listings 13.7-13.9).
+/* [changed]
+Compared with variant 3: the first pass only reduces each tile (listing 13.7, with the block
+reduction of listing 12.3) instead of scanning it and writing the result, so it writes nothing
+but one total per tile. The totals are scanned recursively (listing 13.9), and the second pass
+scans each tile again, starting from the tile's base sum (listing 13.8): 3N global memory
+accesses at the top level instead of 4N. The block size must be a power of two (the unrolled
+block reduction).
+[changed] */
 #pragma once
 
 #include <type_traits>

@@ -1,12 +1,14 @@
 /// \file
-/// Compared with variant 4: Merrill's two-level reduce-then-scan (section 13.4.3, listings
-/// 13.10 to 13.12). Instead of one partial per tile there is a small fixed number of
-/// partials, one per block that fits on the GPU at once. Each block first reduces a whole
-/// subarray of many tiles (listing 13.10), a single block scans the few partials, and each
-/// block then scans its subarray tile by tile, carrying the running total from one tile to
-/// the next (listing 13.11). Three launches whatever N is, no recursion, and the partials
-/// fit in a small fixed buffer. The block scan is listing 13.3's with the plain (lane-test)
-/// warp scan. The block size must be a power of two.
+/// \brief Chapter 13, scan variant 5a: two-level reduce-then-scan (listings 13.10-13.12).
+/* [changed]
+Compared with variant 4: Merrill's two-level reduce-then-scan (section 13.4.3, listings 13.10 to
+13.12). Instead of one partial per tile there is a small fixed number of partials, one per block
+that fits on the GPU at once. Each block first reduces a whole subarray of many tiles (listing
+13.10), a single block scans the few partials, and each block then scans its subarray tile by
+tile, carrying the running total from one tile to the next (listing 13.11). Three launches
+whatever N is, no recursion, and the partials fit in a small fixed buffer. The block scan is
+listing 13.3's with the plain (lane-test) warp scan. The block size must be a power of two.
+[changed] */
 #pragma once
 
 #include "04_reduce_then_scan.cuh"

@@ -1,9 +1,11 @@
 /// \file
-/// Compared with variant 5a: the warp scans read zeros instead of testing their lane
-/// (section 13.5.1, listings 13.14 to 13.16). Each warp's 32 values in shared memory are
-/// preceded by 16 zeros (figure 13.15: index 49 warp + 16 + lane), so a lane near 0 that
-/// reads up to 16 places to its left gets 0: no lane test and no divergence, for 17 more
-/// words of shared memory per warp.
+/// \brief Chapter 13, scan variant 5b: two-level, zero-padded warp scans (listings 13.14-13.16).
+/* [changed]
+Compared with variant 5a: the warp scans read zeros instead of testing their lane (section
+13.5.1, listings 13.14 to 13.16). Each warp's 32 values in shared memory are preceded by 16
+zeros (figure 13.15: index 49 warp + 16 + lane), so a lane near 0 that reads up to 16 places to
+its left gets 0: no lane test and no divergence, for 17 more words of shared memory per warp.
+[changed] */
 #pragma once
 
 #include "05a_two_level.cuh"

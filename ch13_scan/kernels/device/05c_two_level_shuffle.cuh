@@ -1,10 +1,12 @@
 /// \file
-/// Compared with variant 5b: the warp scan exchanges registers with shuffles instead of
-/// going through shared memory (section 13.5.3, listings 13.17 and 13.18). Each step is one
-/// shuffle that also says whether the source lane exists and one add predicated on that (the
-/// book's inline PTX, warp variant 5); shared memory holds only the 32 warp totals, and the
-/// block scan hands each thread its inclusive and exclusive prefix and the tile's total in
-/// registers.
+/// \brief Chapter 13, scan variant 5c: two-level, warp-shuffle block scan (listings 13.17, 13.18).
+/* [changed]
+Compared with variant 5b: the warp scan exchanges registers with shuffles instead of going
+through shared memory (section 13.5.3, listings 13.17 and 13.18). Each step is one shuffle that
+also says whether the source lane exists and one add predicated on that (the book's inline PTX,
+warp variant 5); shared memory holds only the 32 warp totals, and the block scan hands each
+thread its inclusive and exclusive prefix and the tile's total in registers.
+[changed] */
 #pragma once
 
 #include "../block/05_shuffle.cuh"

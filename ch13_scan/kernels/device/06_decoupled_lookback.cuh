@@ -1,14 +1,16 @@
 /// \file
-/// Compared with variant 5c: one pass over the data, beyond the text: the decoupled
-/// look-back of Merrill and Garland (2016). As many blocks as fit on the GPU take tiles, one
-/// after another, from a global counter. A block loads its tile with 16-byte loads (16
-/// elements per thread), scans it in registers with warp shuffles, and publishes the tile's
-/// total in a status word. Its first warp then looks back over the status words of the tiles
-/// before it, 32 at a time: a predecessor that has published its inclusive prefix ends the
-/// look-back, one that has published only its total is added and the look-back goes on. The
-/// block publishes the tile's inclusive prefix and writes the tile: 2N global memory
-/// accesses, the minimum, in a single launch. The block size must be a power of two from 32
-/// to 1024.
+/// \brief Chapter 13, scan variant 6: single pass, decoupled look-back (beyond the text).
+/* [changed]
+Compared with variant 5c: one pass over the data, beyond the text: the decoupled look-back of
+Merrill and Garland (2016). As many blocks as fit on the GPU take tiles, one after another, from
+a global counter. A block loads its tile with 16-byte loads (16 elements per thread), scans it
+in registers with warp shuffles, and publishes the tile's total in a status word. Its first warp
+then looks back over the status words of the tiles before it, 32 at a time: a predecessor that
+has published its inclusive prefix ends the look-back, one that has published only its total is
+added and the look-back goes on. The block publishes the tile's inclusive prefix and writes the
+tile: 2N global memory accesses, the minimum, in a single launch. The block size must be a power
+of two from 32 to 1024.
+[changed] */
 ///
 /// Three details make it correct and fast:
 /// - **Tiles in the order they are asked for.** Blocks do not scan tile blockIdx.x: a block

@@ -1,16 +1,18 @@
 /// \file
-/// Compared with variant 6: the same look-back, but every block scans one tile, and the tile
-/// reaches shared memory in one bulk copy (Hopper's tensor memory accelerator, TMA) instead of
-/// through registers. In variant 6 a few blocks stay on the GPU for the whole launch and hold
-/// their tiles in registers, which caps the tiles in flight per SM, and a block that waits in
-/// its look-back has no loads in flight. Here one thread of each block takes a ticket and
-/// starts a bulk copy of that tile (32 elements per thread) into shared memory, and the block
-/// waits on the copy's barrier. A tile in flight costs no registers and 32 KB of shared
-/// memory at 256 threads, so six blocks share an SM: while some look back, the copies of the
-/// others keep the memory busy. The threads read the tile from shared memory twice, once to
-/// sum it (the aggregate the look-back publishes) and once to scan and store it, row by row as
-/// in variant 6. The look-back polls without back-off. The block size must be a power of two
-/// from 32 to 1024.
+/// \brief Chapter 13, scan variant 7: single pass, one tile per block, staged by bulk copy (beyond the text).
+/* [changed]
+Compared with variant 6: the same look-back, but every block scans one tile, and the tile
+reaches shared memory in one bulk copy (Hopper's tensor memory accelerator, TMA) instead of
+through registers. In variant 6 a few blocks stay on the GPU for the whole launch and hold their
+tiles in registers, which caps the tiles in flight per SM, and a block that waits in its
+look-back has no loads in flight. Here one thread of each block takes a ticket and starts a bulk
+copy of that tile (32 elements per thread) into shared memory, and the block waits on the copy's
+barrier. A tile in flight costs no registers and 32 KB of shared memory at 256 threads, so six
+blocks share an SM: while some look back, the copies of the others keep the memory busy. The
+threads read the tile from shared memory twice, once to sum it (the aggregate the look-back
+publishes) and once to scan and store it, row by row as in variant 6. The look-back polls
+without back-off. The block size must be a power of two from 32 to 1024.
+[changed] */
 ///
 /// The bulk copy needs compute capability 9.0. Code built for older GPUs stages the same tile
 /// with 16-byte loads by every thread of the block; the rest of the kernel is the same.

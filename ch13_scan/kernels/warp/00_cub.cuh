@@ -1,7 +1,10 @@
 /// \file
-/// Variant 0 is the reference of the warp level: CUB's `cub::WarpScan`, checked against the
-/// CPU scan of each 32-element segment. The warp-level test kernel gives each warp 32
-/// consecutive elements (zeros past the end of the input), scans them, and writes them back.
+/// \brief Chapter 13, warp variant 0: CUB WarpScan, the reference.
+/* [changed]
+Variant 0 is the reference of the warp level: CUB's `cub::WarpScan`, checked against the CPU
+scan of each 32-element segment. The warp-level test kernel gives each warp 32 consecutive
+elements (zeros past the end of the input), scans them, and writes them back.
+[changed] */
 #pragma once
 
 #include <cub/warp/warp_scan.cuh>

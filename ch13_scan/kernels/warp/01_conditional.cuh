@@ -1,10 +1,13 @@
 /// \file
-/// Compared with variant 0: listing 13.13, the warp scan of the Kogge-Stone circuit (figure
-/// 13.11) in shared memory. In five steps each lane adds the value 1, 2, 4, 8 and 16 places
-/// to its left, if its lane is at least that far from lane 0. The book ran the 32 lanes
-/// without any synchronization (warp-synchronous code through a `volatile` pointer); since
-/// Volta the lanes of a warp may run apart, so each step reads, synchronizes with
-/// `__syncwarp()`, writes, and synchronizes again.
+/// \brief Chapter 13, warp variant 1: shared memory, lane tests (listing 13.13).
+/* [changed]
+Compared with variant 0: listing 13.13, the warp scan of the Kogge-Stone circuit (figure 13.11)
+in shared memory. In five steps each lane adds the value 1, 2, 4, 8 and 16 places to its left,
+if its lane is at least that far from lane 0. The book ran the 32 lanes without any
+synchronization (warp-synchronous code through a `volatile` pointer); since Volta the lanes of a
+warp may run apart, so each step reads, synchronizes with `__syncwarp()`, writes, and
+synchronizes again.
+[changed] */
 #pragma once
 
 #include "scan.h"

@@ -1,7 +1,10 @@
 /// \file
-/// Compared with variant 1: zero padding (section 13.5.1, listing 13.14). 16 zeros precede
-/// each warp's values in shared memory, so every lane can read 1 to 16 places to its left,
-/// and the lanes near 0 add zeros: the lane test and its divergence go away.
+/// \brief Chapter 13, warp variant 2: shared memory, zero-padded (listing 13.14).
+/* [changed]
+Compared with variant 1: zero padding (section 13.5.1, listing 13.14). 16 zeros precede each
+warp's values in shared memory, so every lane can read 1 to 16 places to its left, and the lanes
+near 0 add zeros: the lane test and its divergence go away.
+[changed] */
 #pragma once
 
 #include "scan.h"

@@ -1,9 +1,11 @@
 /// \file
-/// Compared with variant 2: the templated form (listings 13.15 and 13.16) that serves both
-/// layouts. `bool kZeroPad` picks the padded index (49 warp + 16 + lane) or the plain one and
-/// keeps or drops the lane test, and the running value stays in a register, so each step
-/// loads only the neighbor and stores once. The table's row is the padded instantiation;
-/// the instruction counts show both.
+/// \brief Chapter 13, warp variant 3: templated on padding, running sum in a register (listing 13.16).
+/* [changed]
+Compared with variant 2: the templated form (listings 13.15 and 13.16) that serves both layouts.
+`bool kZeroPad` picks the padded index (49 warp + 16 + lane) or the plain one and keeps or drops
+the lane test, and the running value stays in a register, so each step loads only the neighbor
+and stores once. The table's row is the padded instantiation; the instruction counts show both.
+[changed] */
 #pragma once
 
 #include "02_zero_padded.cuh"

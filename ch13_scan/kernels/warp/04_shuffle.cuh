@@ -1,8 +1,11 @@
 /// \file
-/// Compared with variant 3: registers instead of shared memory (section 13.5.3, listing
-/// 13.17). `__shfl_up_sync(mask, v, d)` returns the v of the lane d places down; each of the
-/// five steps is one shuffle and an add for the lanes at or above d. No shared memory and no
-/// `__syncwarp()`. The book's `__shfl_up` without a mask no longer exists.
+/// \brief Chapter 13, warp variant 4: __shfl_up_sync (listing 13.17).
+/* [changed]
+Compared with variant 3: registers instead of shared memory (section 13.5.3, listing 13.17).
+`__shfl_up_sync(mask, v, d)` returns the v of the lane d places down; each of the five steps is
+one shuffle and an add for the lanes at or above d. No shared memory and no `__syncwarp()`. The
+book's `__shfl_up` without a mask no longer exists.
+[changed] */
 #pragma once
 
 #include "scan.h"

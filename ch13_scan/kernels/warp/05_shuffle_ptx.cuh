@@ -1,9 +1,11 @@
 /// \file
-/// Compared with variant 4: the book's inline-PTX form of the same step (listing 13.17).
-/// `shfl.sync.up.b32 r|p` also returns a predicate that is true when the source lane exists,
-/// and `@p add` adds only then: two instructions per step and no lane comparison. We add the
-/// `.sync` and the member mask without which ptxas rejects `shfl` for sm_70 and later, and
-/// a float version.
+/// \brief Chapter 13, warp variant 5: shfl.sync.up with predicate, inline PTX (listing 13.17).
+/* [changed]
+Compared with variant 4: the book's inline-PTX form of the same step (listing 13.17).
+`shfl.sync.up.b32 r|p` also returns a predicate that is true when the source lane exists, and
+`@p add` adds only then: two instructions per step and no lane comparison. We add the `.sync`
+and the member mask without which ptxas rejects `shfl` for sm_70 and later, and a float version.
+[changed] */
 #pragma once
 
 #include "04_shuffle.cuh"
