@@ -343,40 +343,72 @@ TEST_CASE("variant ids follow the order of the text") {
   CHECK(ch13::find_compact_variant("0b").is_library());
 }
 
-TEST_CASE("launchers reject block sizes their variant does not accept before touching the GPU") {
+namespace {
+
+// Block sizes no variant takes, and sizes only some take: none or negative, less than a warp,
+// a warp and one more, multiples of 32 that are not powers of two, no multiple of 32, more
+// than a block may have.
+const std::vector<int> kBadThreads = {-5, 0, 1, 16, 31, 33, 48, 96, 100, 1000, 1023, 1025, 2048};
+
+// Checks that \p call(t) throws a usage error for every size of kBadThreads that row \p v does
+// not accept: the launcher checks before it touches the GPU (the Scratch is empty).
+template <typename Row, typename Call>
+void rejects_bad_threads(const Row& v, Call call) {
+  for (int t : kBadThreads) {
+    if (v.accepts_threads(t)) continue;
+    INFO(v.label() << ", threads " << t);
+    CHECK_THROWS_AS(call(t), hb::UsageError);
+  }
+}
+
+// The rows of a table that run on the GPU and take a block size, one run of a test case each.
+template <typename Row>
+Catch::Generators::GeneratorWrapper<Row> rows_with_threads(const std::vector<Row>& table) {
+  return Catch::Generators::filter([](const Row& v) { return v.default_threads() > 0; },
+                                   Catch::Generators::from_range(table));
+}
+
+}  // namespace
+
+TEST_CASE("every device scan rejects a block size it does not take before touching the GPU") {
+  const ch13::ScanVariant v = GENERATE(rows_with_threads(ch13::scan_variants()));
   ch13::Scratch empty;  // no device memory: a launcher that got past its check would fail
-  const std::vector<int> bad = {-5, 0, 1, 16, 31, 33, 48, 96, 100, 1000, 1023, 1025, 2048};
-  for (const auto& v : ch13::scan_variants()) {
-    if (v.default_threads() == 0) continue;
-    for (int t : bad) {
-      if (v.accepts_threads(t)) continue;
-      INFO(v.label() << ", threads " << t);
-      CHECK_THROWS_AS(v.launch.for_int(nullptr, nullptr, 1000, ch13::ScanKind::Inclusive, t, empty, nullptr),
-                      hb::UsageError);
-      CHECK_THROWS_AS(v.launch.for_float(nullptr, nullptr, 1000, ch13::ScanKind::Exclusive, t, empty, nullptr),
-                      hb::UsageError);
-    }
-  }
-  for (const auto& v : ch13::compact_variants()) {
-    if (v.default_threads() == 0) continue;
-    for (int t : bad) {
-      if (v.accepts_threads(t)) continue;
-      INFO(v.label() << ", threads " << t);
-      CHECK_THROWS_AS(v.launch(nullptr, nullptr, 1000, nullptr, t, empty, nullptr), hb::UsageError);
-    }
-  }
-  const auto segments = [&](const auto& table) {
-    for (const auto& v : ch13::with_alternates(table)) {
-      for (int t : bad) {
-        if (v.accepts_threads(t)) continue;
-        INFO(v.label() << ", threads " << t);
-        CHECK_THROWS_AS(v.launch.for_int(nullptr, nullptr, 1000, ch13::ScanKind::Inclusive, t, 1, nullptr),
-                        hb::UsageError);
-      }
-    }
-  };
-  segments(ch13::warp_variants());
-  segments(ch13::block_variants());
+  rejects_bad_threads(v, [&](int t) {
+    v.launch.for_int(nullptr, nullptr, 1000, ch13::ScanKind::Inclusive, t, empty, nullptr);
+  });
+  rejects_bad_threads(v, [&](int t) {
+    v.launch.for_float(nullptr, nullptr, 1000, ch13::ScanKind::Exclusive, t, empty, nullptr);
+  });
+}
+
+TEST_CASE("every compaction rejects a block size it does not take before touching the GPU") {
+  const ch13::CompactVariant v = GENERATE(rows_with_threads(ch13::compact_variants()));
+  ch13::Scratch empty;
+  rejects_bad_threads(v, [&](int t) { v.launch(nullptr, nullptr, 1000, nullptr, t, empty, nullptr); });
+}
+
+TEST_CASE("every warp scan rejects a block size it does not take before touching the GPU") {
+  const ch13::WarpVariant v = GENERATE(from_range(ch13::with_alternates(ch13::warp_variants())));
+  rejects_bad_threads(v, [&](int t) {
+    v.launch.for_int(nullptr, nullptr, 1000, ch13::ScanKind::Inclusive, t, 1, nullptr);
+  });
+  rejects_bad_threads(v, [&](int t) {
+    v.launch.for_float(nullptr, nullptr, 1000, ch13::ScanKind::Exclusive, t, 1, nullptr);
+  });
+}
+
+TEST_CASE("every block scan rejects a block size it does not take before touching the GPU") {
+  const ch13::BlockVariant v = GENERATE(from_range(ch13::with_alternates(ch13::block_variants())));
+  rejects_bad_threads(v, [&](int t) {
+    v.launch.for_int(nullptr, nullptr, 1000, ch13::ScanKind::Inclusive, t, 1, nullptr);
+  });
+  rejects_bad_threads(v, [&](int t) {
+    v.launch.for_float(nullptr, nullptr, 1000, ch13::ScanKind::Exclusive, t, 1, nullptr);
+  });
+}
+
+TEST_CASE("a rejected block size names the variant and its rule") {
+  ch13::Scratch empty;
   CHECK_THROWS_WITH(ch13::find_scan_variant("6").launch.for_int(nullptr, nullptr, 10, ch13::ScanKind::Inclusive,
                                                                96, empty, nullptr),
                     Catch::Contains("scan variant 6") && Catch::Contains("power of two"));
