@@ -33,7 +33,7 @@ chapter is checked against it (for float inputs, against the same loop run in do
 /// be \p in), summed in T (double for a double-precision reference of float). Returns the sum
 /// of all n values.
 template <typename T, typename In = T>
-T inclusive_scan(T* out, const In* in, std::size_t n) {
+T cpu_inclusive_scan(T* out, const In* in, std::size_t n) {
   T sum(0);
   for (std::size_t i = 0; i < n; ++i) {
     sum += in[i];
@@ -48,7 +48,7 @@ T inclusive_scan(T* out, const In* in, std::size_t n) {
 /// As printed, the listing cannot work in place (it would add the output it has just
 /// written); reading the input into a temporary first fixes that.
 template <typename T, typename In = T>
-T exclusive_scan(T* out, const In* in, std::size_t n) {
+T cpu_exclusive_scan(T* out, const In* in, std::size_t n) {
   T sum(0);
   for (std::size_t i = 0; i < n; ++i) {
     const T x = static_cast<T>(in[i]);
@@ -62,8 +62,8 @@ T exclusive_scan(T* out, const In* in, std::size_t n) {
 /// The inclusive or exclusive scan, as \p kind says; returns the sum of all n values.
 template <typename T, typename In = T>
 T cpu_scan(T* out, const In* in, std::size_t n, ScanKind kind) {
-  return kind == ScanKind::Inclusive ? inclusive_scan<T, In>(out, in, n)
-                                     : exclusive_scan<T, In>(out, in, n);
+  return kind == ScanKind::Inclusive ? cpu_inclusive_scan<T, In>(out, in, n)
+                                     : cpu_exclusive_scan<T, In>(out, in, n);
 }
 
 /// The scan restarted every \p segment elements (> 0): what the warp-level (segment 32) and

@@ -52,9 +52,9 @@ void for_each_table(F f) {
 TEST_CASE("the CPU scans compute listings 13.1 and 13.2") {
   const std::vector<int> in = {3, 1, 7, 0, 4, 1, 6, 3};
   std::vector<int> out(in.size());
-  CHECK(ch13::inclusive_scan(out.data(), in.data(), in.size()) == 25);
+  CHECK(ch13::cpu_inclusive_scan(out.data(), in.data(), in.size()) == 25);
   CHECK(out == std::vector<int>{3, 4, 11, 11, 15, 16, 22, 25});
-  CHECK(ch13::exclusive_scan(out.data(), in.data(), in.size()) == 25);
+  CHECK(ch13::cpu_exclusive_scan(out.data(), in.data(), in.size()) == 25);
   CHECK(out == std::vector<int>{0, 3, 4, 11, 11, 15, 16, 22});
   // Inclusive and exclusive differ by the input (figure 13.1).
   std::vector<int> inc(in.size()), exc(in.size());
@@ -83,8 +83,8 @@ TEST_CASE("the CPU scans work in place") {
 TEST_CASE("the CPU scans of an empty array return zero and write nothing") {
   int out = 42;
   const int in = 7;
-  CHECK(ch13::inclusive_scan(&out, &in, 0) == 0);
-  CHECK(ch13::exclusive_scan(&out, &in, 0) == 0);
+  CHECK(ch13::cpu_inclusive_scan(&out, &in, 0) == 0);
+  CHECK(ch13::cpu_exclusive_scan(&out, &in, 0) == 0);
   CHECK(out == 42);
 }
 
@@ -133,7 +133,7 @@ TEST_CASE("grid float inputs scan exactly in float in any order") {
   const auto f = ch13::make_floats(n, 3, ch13::FloatData::Grid);
   for (float x : f) REQUIRE(x * 256.0f == std::floor(x * 256.0f));
   std::vector<float> forward(n);
-  ch13::inclusive_scan(forward.data(), f.data(), n);
+  ch13::cpu_inclusive_scan(forward.data(), f.data(), n);
   const auto want = ch13::reference_scan(f, ch13::ScanKind::Inclusive);
   CHECK(ch13::compare_scan(forward.data(), want.data(), nullptr, n, 0.0).ok);
   // Pairwise (tree) order gives the same floats.
@@ -166,7 +166,7 @@ TEST_CASE("the float bound grows with n and accepts rounding but not a missing e
   const std::size_t n = 100000;
   const auto f = ch13::make_floats(n, 9, ch13::FloatData::Uniform);
   std::vector<float> got(n);
-  ch13::inclusive_scan(got.data(), f.data(), n);  // float sums: rounded
+  ch13::cpu_inclusive_scan(got.data(), f.data(), n);  // float sums: rounded
   const auto want = ch13::reference_scan(f, ch13::ScanKind::Inclusive);
   const auto scale = ch13::reference_abs_scan(f, ch13::ScanKind::Inclusive);
   const double gamma = ch13::float_scan_gamma(n);
@@ -175,7 +175,7 @@ TEST_CASE("the float bound grows with n and accepts rounding but not a missing e
   std::vector<float> shifted(n);
   std::vector<float> missing = f;
   missing[10] = 0.0f;
-  ch13::inclusive_scan(shifted.data(), missing.data(), n);
+  ch13::cpu_inclusive_scan(shifted.data(), missing.data(), n);
   const auto r = ch13::compare_scan(shifted.data(), want.data(), scale.data(), 200, gamma);
   CHECK_FALSE(r.ok);
   CHECK(r.report.find("[10]") != std::string::npos);
