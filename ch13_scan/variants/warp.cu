@@ -23,6 +23,8 @@ const std::vector<WarpVariant>& warp_variants() {
      {warp4_shuffle<int>, warp4_shuffle<float>}, BlockRule::MultipleOf32},
     {"5", "shuffle_ptx", "shfl.sync.up with predicate, inline PTX (listing 13.17)",
      {warp5_shuffle_ptx<int>, warp5_shuffle_ptx<float>}, BlockRule::MultipleOf32},
+    {"6", "cg_scan", "cooperative groups cg::inclusive_scan on a 32-thread tile",
+     {warp6_cg_scan<int>, warp6_cg_scan<float>}, BlockRule::MultipleOf32},
   };
   // clang-format on
   return table;
