@@ -21,6 +21,8 @@ const std::vector<BlockVariant>& block_variants() {
      {block4_zero_padded<int>, block4_zero_padded<float>}, BlockRule::MultipleOf32},
     {"5", "shuffle", "warp shuffles (listing 13.18)",
      {block5_shuffle<int>, block5_shuffle<float>}, BlockRule::MultipleOf32},
+    {"6", "cg_scan", "cooperative groups: cg::inclusive_scan per warp, then of the warps' totals",
+     {block6_cg_scan<int>, block6_cg_scan<float>}, BlockRule::MultipleOf32},
   };
   // clang-format on
   return table;
