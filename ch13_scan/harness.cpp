@@ -53,7 +53,8 @@ std::string data_text(bool floats, std::uint64_t seed) {
 template <typename T>
 ScanBench<T>::ScanBench(std::size_t max_n, ScanKind kind, std::uint64_t seed, int iters, bool check)
     : kind_(kind), iters_(iters), check_(check), scratch_(max_n),
-      in_(make_exact_inputs<T>(max_n, seed)), d_in_(max_n), d_out_(max_n + 1), host_out_(max_n + 1) {
+      in_(make_exact_inputs<T>(max_n, seed)), d_in_(max_n), d_out_(max_n + 1),
+      host_out_(max_n + 1) {
   if (max_n > 0) hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
   if (check_) want_ = reference_scan(in_, kind_);
 }
@@ -76,13 +77,17 @@ Measurement ScanBench<T>::measure(const ScanVariant& v, int threads, std::size_t
     const ScanLauncher<T> launch = v.launch.template get<T>();
     ms = hb::measure_checked(
              [&](cudaStream_t st) { hb::poison(d_out_.data(), (n + 1) * sizeof(T), 0xA5, st); },
-             [&](cudaStream_t st) { launch(d_in_.data(), d_out_.data(), n, kind_, threads, scratch_, st); },
+             [&](cudaStream_t st) {
+               launch(d_in_.data(), d_out_.data(), n, kind_, threads, scratch_, st);
+             },
              [&] {
                hb::copy_to_host(host_out_.data(), d_out_.data(), n + 1, stream_);
-               record(m, hb::is_poisoned(host_out_[n]), "the element after the last one was overwritten");
+               record(m, hb::is_poisoned(host_out_[n]),
+                      "the element after the last one was overwritten");
                return compare();
              },
-             stream_, kWarmup, iters_, check_).median_ms;
+             stream_, kWarmup, iters_, check_)
+             .median_ms;
   }
   finish(m, ms, 2.0 * n * sizeof(T), static_cast<double>(n));
   return m;
@@ -115,7 +120,8 @@ Measurement CompactBench::measure(const CompactVariant& v, int threads, std::siz
       record(m, false, "selected " + std::to_string(count) + " elements, the CPU " +
                            std::to_string(want_.size()));
     } else {
-      const hb::CompareResult r = hb::compare_exact(host_out_.data(), want_.data(), count, "selected elements");
+      const hb::CompareResult r =
+          hb::compare_exact(host_out_.data(), want_.data(), count, "selected elements");
       record(m, r.ok, r.report);
     }
     return m.ok;
@@ -145,7 +151,8 @@ Measurement CompactBench::measure(const CompactVariant& v, int threads, std::siz
              [&] {
                count = read_count();
                hb::copy_to_host(host_out_.data(), d_out_.data(), count + 1, stream_);
-               record(m, hb::is_poisoned(host_out_[count]), "the element after the last selected one was written");
+               record(m, hb::is_poisoned(host_out_[count]),
+                      "the element after the last selected one was written");
                return compare();
              },
              stream_, kWarmup, iters_, check_).median_ms;
@@ -264,7 +271,8 @@ void add_scan_flags(hb::Cli& cli, Flags& f) {
       ->check(CLI::IsMember({"int", "float"}))
       ->capture_default_str();
   auto* ex = cli.app().add_flag("--exclusive", f.exclusive, "compute the exclusive scan");
-  auto* in = cli.app().add_flag("--inclusive", f.inclusive, "compute the inclusive scan (the default)");
+  auto* in =
+      cli.app().add_flag("--inclusive", f.inclusive, "compute the inclusive scan (the default)");
   ex->excludes(in);
   in->excludes(ex);
 }
@@ -293,6 +301,22 @@ void add_facts(hb::Report& r, const std::string& program, const hb::Cli& cli) {
                            std::to_string(kWarmup) + " untimed");
 }
 
+// Runs \p run with the bench of the level's table for inputs of up to \p n elements (for a
+// scan, of the element type and kind of the flags), built before anything is timed.
+template <typename Level, typename Run>
+int with_bench(std::size_t n, const hb::CommonOptions& opt, const Flags& f, Run run) {
+  if constexpr (!Level::kScan) {
+    CompactBench bench(n, opt.seed, opt.iters, !opt.no_check);
+    return run(bench);
+  } else if (f.floats()) {
+    ScanBench<float> bench(n, f.kind(), opt.seed, opt.iters, !opt.no_check);
+    return run(bench);
+  } else {
+    ScanBench<int> bench(n, f.kind(), opt.seed, opt.iters, !opt.no_check);
+    return run(bench);
+  }
+}
+
 // One per-variant program: CUB, then the variant (unless it is CUB), on the same data.
 template <typename Level, typename Bench>
 int run_variant(const typename Level::Row& v, Bench& bench, const hb::Cli& cli, const Flags& f) {
@@ -302,10 +326,12 @@ int run_variant(const typename Level::Row& v, Bench& bench, const hb::Cli& cli, 
   const Measurement mine = &v == &cub ? ref : bench.measure(v, f.threads, opt.n);
   double copy = 0.0;
   if constexpr (Level::kScan) copy = bench.copy_gbs(opt.n);
-  hb::Report report(Level::kScan ? std::vector<std::string>{"id", "variant", "type", "scan", "threads", "ms (median)",
-                                                            "GB/s", "% of CUB", "% of copy", "check"}
-                                 : std::vector<std::string>{"id", "variant", "threads", "ms (median)", "G elements/s",
-                                                            "GB/s", "% of CUB", "selected", "check"});
+  hb::Report report(
+      Level::kScan
+          ? std::vector<std::string>{"id", "variant", "type", "scan", "threads", "ms (median)",
+                                     "GB/s", "% of CUB", "% of copy", "check"}
+          : std::vector<std::string>{"id", "variant", "threads", "ms (median)", "G elements/s",
+                                     "GB/s", "% of CUB", "selected", "check"});
   add_facts(report, cli.spec().program, cli);
   Level::facts(report, opt, f, opt.n);
   if (Level::kScan) report.fact("device copy (GB/s)", hb::fixed(copy, 1));
@@ -315,8 +341,9 @@ int run_variant(const typename Level::Row& v, Bench& bench, const hb::Cli& cli, 
     const std::string percent = hb::percent(Level::rates(m)[0], Level::rates(ref)[0]);
     const std::string check = hb::check_text(m.ok, m.checked);
     if (Level::kScan) {
-      report.row({row->id, row->title, f.type, kind_name(f.kind()), threads, hb::fixed(m.median_ms, 3),
-                  hb::fixed(m.gbs, 1), percent, hb::percent(m.gbs, copy), check});
+      report.row({row->id, row->title, f.type, kind_name(f.kind()), threads,
+                  hb::fixed(m.median_ms, 3), hb::fixed(m.gbs, 1), percent, hb::percent(m.gbs, copy),
+                  check});
     } else {
       report.row({row->id, row->title, threads, hb::fixed(m.median_ms, 3), hb::fixed(m.gelems, 1),
                   hb::fixed(m.gbs, 1), percent, std::to_string(m.selected), check});
@@ -356,24 +383,16 @@ int variant_program(const char* program, const char* id, int argc, char** argv) 
   const auto& opt = cli.options();
   require_threads(v.label(), v.threads, f.threads);  // before any GPU work
   hb::select_device(opt.device);
-  if constexpr (!Level::kScan) {
-    CompactBench bench(opt.n, opt.seed, opt.iters, !opt.no_check);
-    return run_variant<Level>(v, bench, cli, f);
-  } else if (f.floats()) {
-    ScanBench<float> bench(opt.n, f.kind(), opt.seed, opt.iters, !opt.no_check);
-    return run_variant<Level>(v, bench, cli, f);
-  } else {
-    ScanBench<int> bench(opt.n, f.kind(), opt.seed, opt.iters, !opt.no_check);
-    return run_variant<Level>(v, bench, cli, f);
-  }
+  return with_bench<Level>(opt.n, opt, f,
+                           [&](auto& bench) { return run_variant<Level>(v, bench, cli, f); });
 }
 
 // The block-size sweep of a device-level table (the GPU rows; with \p selected, that row and
 // CUB) and the size sweep of the same rows, each at its best block size (a size sweep alone
 // measures the block sizes first, without printing them).
 template <typename Level, typename Bench>
-void device_sweeps(Bench& bench, const typename Level::Row* selected, const hb::Cli& cli,
-                   const Flags& f, const std::string& sweep, int max_log2, hb::Failures& failures) {
+int device_sweeps(Bench& bench, const typename Level::Row* selected, const hb::Cli& cli,
+                  const Flags& f, const std::string& sweep, int max_log2, hb::Failures& failures) {
   const auto& opt = cli.options();
   std::vector<hb::SweepRow> rows;
   for (const auto& v : Level::rows()) {
@@ -393,16 +412,18 @@ void device_sweeps(Bench& bench, const typename Level::Row* selected, const hb::
   if (Level::kScan) threads.report.fact("device copy (GB/s)", hb::fixed(copy, 1));
   if (sweep != "sizes") {
     threads.report.print(std::cout, opt.csv);
-    if (sweep == "threads") return;
+    if (sweep == "threads") return 0;
     std::cout << '\n';
   }
-  hb::Report sizes = hb::size_sweep(rows, threads.best_threads, 10, max_log2, Level::units(), failures);
+  hb::Report sizes =
+      hb::size_sweep(rows, threads.best_threads, 10, max_log2, Level::units(), failures);
   add_facts(sizes, std::string(Level::kProgram) + " (size sweep)", cli);
   Level::facts(sizes, opt, f, std::max(opt.n, std::size_t(1) << max_log2));
   sizes.fact("sizes", "2^10 .. 2^" + std::to_string(max_log2) +
                           " elements, prefixes of one input; each variant at its best block size "
                           "of the block-size sweep at n = " + std::to_string(opt.n));
   sizes.print(std::cout, opt.csv);
+  return 0;
 }
 
 // The synthetic sweep of the warp- or block-level scans: one column per block size (warp: the
@@ -468,7 +489,8 @@ int driver_main(const char* program, int argc, char** argv) {
              : "Chapter 13 compaction driver: the stream compactions of the odd elements over "
                "block sizes 32..1024 (at --n int32 elements) and against CUB DeviceSelect::If "
                "over sizes 2^10 .. 2^max-log2.",
-        scan ? "elements (block-size, warp and block sweeps)" : "int32 elements (block-size sweep)"));
+        scan ? "elements (block-size, warp and block sweeps)"
+             : "int32 elements (block-size sweep)"));
     std::string only;
     std::string sweep = "both";
     int max_log2 = 28;
@@ -503,26 +525,27 @@ int driver_main(const char* program, int argc, char** argv) {
     if (!cli.parse(argc, argv)) return 0;
     const auto& opt = cli.options();
     const ScanVariant* scan_row = scan && !only.empty() ? &find_scan_variant(only) : nullptr;
-    const CompactVariant* compact_row = !scan && !only.empty() ? &find_compact_variant(only) : nullptr;
+    const CompactVariant* compact_row =
+        !scan && !only.empty() ? &find_compact_variant(only) : nullptr;
     if (f.threads % 32 != 0)
       throw hb::UsageError("--threads " + std::to_string(f.threads) + ": must be a multiple of 32");
 
     hb::select_device(opt.device);
     hb::Failures failures;
-    const std::size_t largest = std::max(opt.n, sweep != "threads" ? std::size_t(1) << max_log2 : 0);
+    const std::size_t largest =
+        std::max(opt.n, sweep != "threads" ? std::size_t(1) << max_log2 : 0);
     if (sweep == "warp") {
       segment_sweep(warp_variants(), true, cli, f, reps, failures);
     } else if (sweep == "block") {
       segment_sweep(block_variants(), false, cli, f, reps, failures);
-    } else if (!scan) {
-      CompactBench bench(largest, opt.seed, opt.iters, !opt.no_check);
-      device_sweeps<CompactLevel>(bench, compact_row, cli, f, sweep, max_log2, failures);
-    } else if (f.floats()) {
-      ScanBench<float> bench(largest, f.kind(), opt.seed, opt.iters, !opt.no_check);
-      device_sweeps<ScanLevel>(bench, scan_row, cli, f, sweep, max_log2, failures);
+    } else if (scan) {
+      with_bench<ScanLevel>(largest, opt, f, [&](auto& bench) {
+        return device_sweeps<ScanLevel>(bench, scan_row, cli, f, sweep, max_log2, failures);
+      });
     } else {
-      ScanBench<int> bench(largest, f.kind(), opt.seed, opt.iters, !opt.no_check);
-      device_sweeps<ScanLevel>(bench, scan_row, cli, f, sweep, max_log2, failures);
+      with_bench<CompactLevel>(largest, opt, f, [&](auto& bench) {
+        return device_sweeps<CompactLevel>(bench, compact_row, cli, f, sweep, max_log2, failures);
+      });
     }
     failures.throw_if_any();
     return 0;

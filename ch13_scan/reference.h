@@ -180,7 +180,8 @@ namespace detail {
 // Finds the mismatches with a cheap test and formats only the first and last five, so that a
 // variant that gets every element of 2^28 wrong is reported as quickly as one that is right.
 template <typename IsBad, typename Line>
-hb::CompareResult collect_mismatches(std::size_t n, IsBad is_bad, Line line, const double& max_error) {
+hb::CompareResult collect_mismatches(std::size_t n, IsBad is_bad, Line line,
+                                     const double& max_error) {
   constexpr std::size_t kKeep = 5;
   std::vector<std::size_t> first, last;
   std::size_t total = 0;
@@ -217,7 +218,8 @@ inline hb::CompareResult compare_scan(const int* got, const long long* want, std
   double max_error = 0.0;
   auto bad = [&](std::size_t i) {
     if (got[i] == want[i]) return false;
-    max_error = std::fmax(max_error, std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i])));
+    max_error =
+        std::fmax(max_error, std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i])));
     return true;
   };
   auto line = [&](std::size_t i) {

@@ -292,7 +292,8 @@ inline const CompactVariant& find_compact_variant(std::string_view id) {
 /// The rows of \p table as the sweeps and tests run them: each row preceded by its alternate,
 /// if it has one, as a row of its own.
 template <Level kLevel, typename Launch>
-std::vector<Variant<kLevel, Launch>> with_alternates(const std::vector<Variant<kLevel, Launch>>& table) {
+std::vector<Variant<kLevel, Launch>> with_alternates(
+    const std::vector<Variant<kLevel, Launch>>& table) {
   std::vector<Variant<kLevel, Launch>> rows;
   for (const auto& v : table) {
     if (v.alternate.id != nullptr) {
