@@ -328,7 +328,7 @@ std::string complexity_table_markdown() {
       {"Serial (figure 13.6)", "\\f$n-1\\f$", "\\f$n-1\\f$", "scan variant 0a (the CPU)",
        analyze(serial_network(8)), analyze(serial_network(16))},
       {"Kogge-Stone (figure 13.11) = Hillis-Steele", "\\f$\\log_2 n\\f$",
-       "\\f$n \\log_2 n - n + 1\\f$", "warp variants 1-5, block and scan variants 1",
+       "\\f$n \\log_2 n - n + 1\\f$", "warp variants 1-6, block and scan variants 1",
        analyze(kogge_stone_network(8)), analyze(kogge_stone_network(16))},
       {"Sklansky (figure 13.10)", "\\f$\\log_2 n\\f$", "\\f$\\frac{n}{2} \\log_2 n\\f$",
        "none (Merrill found it slow)", analyze(sklansky_network(8)), analyze(sklansky_network(16))},
