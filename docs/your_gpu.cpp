@@ -23,8 +23,7 @@
 #include "reduction.h"
 #endif
 #ifdef HB_HAVE_CH13
-#include "scan_launch.h"
-#include "scan_variants.h"
+#include "scan.h"
 #endif
 #ifdef HB_HAVE_CH14
 #include "nbody.h"

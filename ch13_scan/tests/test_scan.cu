@@ -1,16 +1,18 @@
-// Chapter 13 GPU tests: every scan of every level and every compaction against the CPU, on
-// the sizes where scans break (empty, one element, around a warp, around a tile, a prime,
-// large), inclusive and exclusive, int (exact) and float (exact for inputs that sum exactly,
-// within the documented bound for rounded ones), with poisoned outputs and a guard element;
-// in place; on pointers that are not 16-byte aligned; and 100 back-to-back calls of the
-// single-pass kernels, whose tile counter and status words carry over between calls.
+// Chapter 13 GPU tests, generated over the tables: every scan of every level and every
+// compaction against the CPU, on the sizes where scans break, inclusive and exclusive, int
+// (exact) and float (exact for inputs that sum exactly, within the documented bound for
+// rounded ones), into poisoned outputs with a guard element; in place; on pointers that are
+// not 16-byte aligned; and 100 back-to-back calls of the variants that share the look-back
+// state.
 //
-// Under compute-sanitizer (HB_UNDER_SANITIZER=1) sizes above 2^20 are skipped and fewer
+// Each variant is its own run of a test case (Catch2's GENERATE over its table), so a new row
+// is tested without an edit here, and what a test needs to know about a variant (the elements
+// of its tiles, whether it shares the look-back state, its alternate form) is a field of its
+// row. Under compute-sanitizer (HB_UNDER_SANITIZER=1) sizes above 2^20 are left out and fewer
 // block sizes and calls are tried, but every variant and every edge case still runs.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <set>
 #include <string>
@@ -23,84 +25,73 @@
 #include "hb/memory.h"
 #include "hb/random.h"
 #include "hb/testing.h"
-#include "scan0a_cpu.h"
-#include "scan5a_two_level.cuh"
-#include "scan_check.h"
-#include "scan_harness.h"
-#include "scan_launchers.h"
-#include "scan_variants.h"
+#include "kernels/device/05a_two_level.cuh"
+#include "reference.h"
+#include "scan.h"
 
 namespace {
 
 using ch13::ScanKind;
-constexpr unsigned char kPoisonByte = 0xA5;
 constexpr ScanKind kKinds[] = {ScanKind::Inclusive, ScanKind::Exclusive};
-
-template <typename T>
-bool is_poison(const T& v) {
-  T p;
-  std::memset(&p, kPoisonByte, sizeof p);
-  return std::memcmp(&v, &p, sizeof v) == 0;
-}
+constexpr std::size_t kMiB = std::size_t(1) << 20;
 
 template <typename T>
 hb::DeviceBuffer<T> to_device(const std::vector<T>& host) {
   hb::DeviceBuffer<T> d(host.size());
-  if (!host.empty())
-    hb::copy_to_device(d.data(), host.data(), d.bytes());
+  if (!host.empty()) hb::copy_to_device(d.data(), host.data(), d.bytes());
   return d;
 }
 
 template <typename T>
 std::vector<T> from_device(const T* d, std::size_t n, cudaStream_t stream) {
   std::vector<T> h(n);
-  if (n > 0)
-    HB_CUDA_CHECK(cudaMemcpyAsync(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
-  HB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  hb::copy_to_host(h.data(), d, n, stream);
   return h;
 }
 
-std::size_t large_size() { return std::size_t(1) << 26; }
+const char* type_name(int) { return "int"; }
+const char* type_name(float) { return "float"; }
 
-// The edge sizes around a warp and a block of 1024: 0, 1, 31, 32, 33, 1023,
-// 1024, 1025, the prime 1000003, 2^20 + 5, 2^24 + 3 and 2^26 (the last three not under the
-// sanitizer).
-std::vector<std::size_t> standard_sizes() {
-  std::vector<std::size_t> s = hb::standard_sizes(1024, large_size());
+// The rows of a table that run on the GPU (not the CPU reference), one run of a test case each.
+template <typename Row>
+Catch::Generators::GeneratorWrapper<Row> gpu_rows(const std::vector<Row>& table) {
+  return Catch::Generators::filter([](const Row& v) { return !v.is_cpu(); },
+                                   Catch::Generators::from_range(table));
+}
+
+// The sizes where a scan breaks, and why each is here.
+std::vector<std::size_t> edge_sizes() {
+  std::vector<std::size_t> sizes = {
+      0,                 // nothing to scan: nothing may be written
+      1,                 // one element, its own prefix
+      31, 32, 33,        // one lane short of a warp, a warp, one lane into the next warp
+      1023, 1024, 1025,  // the same around the largest block
+      1000003,           // a prime: no tile divides it, so the last tile is partly full
+  };
   if (!hb::under_sanitizer()) {
-    s.push_back((std::size_t(1) << 20) + 5);
-    s.push_back((std::size_t(1) << 24) + 3);
+    sizes.push_back(kMiB + 5);                    // more tiles than blocks fit on the GPU at once
+    sizes.push_back((std::size_t(1) << 24) + 3);  // larger than the L2 cache
+    sizes.push_back(std::size_t(1) << 26);        // the programs' default
   }
-  std::sort(s.begin(), s.end());
-  return s;
+  return sizes;
 }
 
-// Elements one block covers (a tile) with blocks of `threads` threads, 0 for CUB.
-std::size_t tile_of(const ch13::ScanVariant& v, int threads) {
-  const std::string id = v.id;
-  if (v.impl != ch13::Impl::Ours) return 0;
-  if (id == "2") return 2 * std::size_t(threads);
-  if (id == "6") return std::size_t(threads) * ch13::kLookbackItems;
-  if (id == "7") return std::size_t(threads) * ch13::kBulkItems;
-  return threads;
-}
-
-// Block sizes to try: the default and the interesting ones the rule allows; fewer for large
-// inputs and under the sanitizer.
-std::vector<int> block_sizes(const ch13::VariantInfo& v, std::size_t n) {
-  if (v.impl != ch13::Impl::Ours) return {v.default_threads};
+// Block sizes to try: the default first, then the smallest and the odd multiple of 32 (96) the
+// rules allow, and the largest; fewer for large inputs and under the sanitizer (time).
+template <typename Row>
+std::vector<int> block_sizes(const Row& v, std::size_t n) {
+  if (v.default_threads() == 0) return {0};  // CUB picks its own
   std::vector<int> want;
   if (hb::under_sanitizer()) {
-    want = {v.default_threads, 32};
-  } else if (n > (std::size_t(1) << 20)) {
-    want = {v.default_threads, 1024, 512};
+    want = {v.default_threads(), 32};
+  } else if (n > kMiB) {
+    want = {v.default_threads(), 1024, 512};
   } else {
-    want = {v.default_threads, 32, 64, 96, 128, 512, 1024};
+    want = {v.default_threads(), 32, 64, 96, 128, 512, 1024};
   }
-  // Under the sanitizer, sizes above 2^16 run with the default block size only (time).
   const std::size_t most = hb::under_sanitizer() && n > (std::size_t(1) << 16) ? 1
-                           : hb::under_sanitizer() || n > (std::size_t(1) << 20) ? 2
-                                                                                : want.size();
+                           : hb::under_sanitizer() || n > kMiB                 ? 2
+                                                                              : want.size();
   std::vector<int> out;
   for (int t : want) {
     if (out.size() == most) break;
@@ -109,40 +100,37 @@ std::vector<int> block_sizes(const ch13::VariantInfo& v, std::size_t n) {
   return out;
 }
 
-// Runs a device scan into a poisoned output with one guard element and returns the n
-// results; the guard must stay poisoned.
-template <typename T>
-struct ScanRunner {
-  ScanRunner(ch13::Scratch& s, std::size_t max_n) : scratch(s), out(max_n + 1) {}
-  ch13::Scratch& scratch;
-  hb::Stream stream;
-  hb::DeviceBuffer<T> out;
-
-  std::vector<T> run(ch13::ScanLauncher<T> launch, const T* d_in, std::size_t n, ScanKind kind,
-                     int threads) {
-    hb::poison(out.data(), (n + 1) * sizeof(T), kPoisonByte, stream);
-    launch(d_in, out.data(), n, kind, threads, scratch, stream);
-    std::vector<T> h = from_device(out.data(), n + 1, stream);
-    INFO("the element after the last one must stay untouched");
-    CHECK(is_poison(h[n]));
-    h.pop_back();
-    return h;
+// The edge sizes, and those around the variant's own tiles of t elements (a block's share):
+// t - 1, t and t + 1 (the last tile partly full, exactly full, one element into a new tile),
+// the same around 2t (the second tile) and around t^2 (where a recursive scan needs a second
+// level of tile totals); up to \p most, and only the first few tiles above 2^20.
+template <typename Row>
+std::set<std::size_t> sizes_for(const Row& v, std::size_t most) {
+  const std::vector<std::size_t> edges = edge_sizes();
+  std::set<std::size_t> sizes(edges.begin(), edges.end());
+  for (int t : block_sizes(v, 0)) {
+    if (t == 0) break;  // CUB's tiles are its own business
+    const std::size_t tile = v.segment(t);
+    for (std::size_t k : {tile, 2 * tile, tile * tile})
+      for (std::size_t n : {k - 1, k, k + 1})
+        if (n <= most && (n <= 4 * tile || n <= kMiB)) sizes.insert(n);
   }
-};
+  return sizes;
+}
 
-// The CPU scans of one input, both kinds, computed once; prefixes serve every size.
+// One input and its CPU scans, both kinds.
 template <typename T>
 struct Expected {
-  using Wide = std::conditional_t<std::is_same_v<T, int>, long long, double>;
-  std::map<ScanKind, std::vector<Wide>> scan;
+  std::vector<T> in;
+  std::map<ScanKind, std::vector<ch13::Wide<T>>> scan;
   std::map<ScanKind, std::vector<double>> scale;  // float: the scans of |x|
-  explicit Expected(const std::vector<T>& in) {
+  explicit Expected(std::vector<T> input) : in(std::move(input)) {
     for (ScanKind kind : kKinds) {
       scan[kind] = ch13::reference_scan(in, kind);
       if constexpr (std::is_same_v<T, float>) scale[kind] = ch13::reference_abs_scan(in, kind);
     }
   }
-  // Whether got matches the first n expected elements: exactly, or within the float bound.
+  // Whether got matches the first got.size() expected elements: exactly, or within the bound.
   hb::CompareResult compare(const std::vector<T>& got, ScanKind kind, bool exact) const {
     if constexpr (std::is_same_v<T, int>) {
       return ch13::compare_scan(got.data(), scan.at(kind).data(), got.size());
@@ -153,33 +141,81 @@ struct Expected {
   }
 };
 
-// Every GPU scan variant on the sizes \p ns (and around each variant's tiles), both kinds.
+// Runs device scan \p v on each of \p sizes (prefixes of the input) with each of its block
+// sizes, both kinds, into a poisoned output with a guard element after the last, and compares
+// with the CPU.
 template <typename T>
-void check_every_scan(const std::vector<T>& host, std::vector<std::size_t> ns, bool exact) {
-  const hb::DeviceBuffer<T> d_in = to_device(host);
-  const Expected<T> expected(host);
-  ch13::Scratch scratch(host.size());
-  ScanRunner<T> runner(scratch, host.size());
-  for (const auto& v : ch13::scan_variants()) {
-    if (v.impl == ch13::Impl::Cpu) continue;
-    std::set<std::size_t> sizes(ns.begin(), ns.end());
-    for (int t : block_sizes(v, 0)) {
-      const std::size_t tile = tile_of(v, t);
-      if (tile == 0) continue;
-      for (std::size_t k : {tile, 2 * tile, tile * tile})
-        for (std::size_t n : {k - 1, k, k + 1})
-          if (n <= host.size() && (n <= 4 * tile || n <= (std::size_t(1) << 20))) sizes.insert(n);
+void check_scan(const ch13::ScanVariant& v, const Expected<T>& expected,
+                const std::set<std::size_t>& sizes, bool exact) {
+  const hb::DeviceBuffer<T> d_in = to_device(expected.in);
+  ch13::Scratch scratch(expected.in.size());
+  hb::Stream stream;
+  hb::DeviceBuffer<T> out(expected.in.size() + 1);
+  for (std::size_t n : sizes) {
+    for (int t : block_sizes(v, n)) {
+      for (ScanKind kind : kKinds) {
+        INFO(v.label() << " (" << v.title << "), " << type_name(T{}) << ", " << ch13::kind_name(kind)
+                       << ", n = " << n << ", threads = " << t);
+        hb::poison(out.data(), (n + 1) * sizeof(T), 0xA5, stream);
+        v.launch.template get<T>()(d_in.data(), out.data(), n, kind, t, scratch, stream);
+        std::vector<T> got = from_device(out.data(), n + 1, stream);
+        INFO("the element after the last one must stay untouched");
+        CHECK(hb::is_poisoned(got[n]));
+        got.pop_back();
+        const hb::CompareResult r = expected.compare(got, kind, exact);
+        INFO(r.report);
+        CHECK(r.ok);
+      }
     }
-    for (std::size_t n : sizes) {
-      for (int t : block_sizes(v, n)) {
-        for (ScanKind kind : kKinds) {
-          INFO(v.label() << " (" << v.title << "), " << (std::is_same_v<T, int> ? "int" : "float")
-                         << ", " << ch13::kind_name(kind) << ", n = " << n << ", threads = " << t);
-          const std::vector<T> got = runner.run(v.launcher<T>(), d_in.data(), n, kind, t);
-          const hb::CompareResult r = expected.compare(got, kind, exact);
-          INFO(r.report);
-          CHECK(r.ok);
-        }
+  }
+}
+
+// Runs a warp- or block-level launcher on the first n elements, \p reps scans in a row, into a
+// poisoned output with a guard element, and compares with the CPU's segmented scan.
+template <typename T>
+void check_segments(ch13::SegmentLauncher<T> launch, const std::string& label,
+                    const std::vector<T>& host, const T* d_in, hb::DeviceBuffer<T>& out,
+                    std::size_t n, std::size_t segment, int threads, ScanKind kind, int reps,
+                    cudaStream_t stream) {
+  INFO(label << ", " << type_name(T{}) << ", " << ch13::kind_name(kind) << ", n = " << n
+             << ", threads = " << threads << ", reps = " << reps);
+  hb::poison(out.data(), (n + 1) * sizeof(T), 0xA5, stream);
+  launch(d_in, out.data(), n, kind, threads, reps, stream);
+  const std::vector<T> got = from_device(out.data(), n + 1, stream);
+  CHECK(hb::is_poisoned(got[n]));
+  std::vector<ch13::Wide<T>> want(host.begin(), host.begin() + n);
+  for (int r = 0; r < reps; ++r) ch13::cpu_segmented_scan(want.data(), want.data(), n, segment, kind);
+  std::size_t bad = 0, first = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (static_cast<ch13::Wide<T>>(got[i]) != want[i] && bad++ == 0) first = i;
+  }
+  INFO(bad << " wrong, the first at " << first);
+  CHECK(bad == 0);
+}
+
+// Every segment launcher of row \p v (int and float) with each of \p threads on each of \p
+// sizes (a function of the segment), both kinds.
+template <typename Row, typename Sizes>
+void check_segment_row(const Row& v, const std::vector<int>& threads, Sizes sizes_of) {
+  const std::size_t big = hb::under_sanitizer() ? 100003 : 1000003;  // a prime: a partial last segment
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed);
+  const auto ints = ch13::make_ints(big, seed);
+  const auto floats = ch13::make_floats(big, seed + 1, ch13::FloatData::Grid);
+  const auto d_ints = to_device(ints);
+  const auto d_floats = to_device(floats);
+  hb::DeviceBuffer<int> out_int(big + 1);
+  hb::DeviceBuffer<float> out_float(big + 1);
+  hb::Stream stream;
+  for (int t : threads) {
+    if (!v.accepts_threads(t)) continue;
+    const std::size_t segment = v.segment(t);
+    for (std::size_t n : sizes_of(segment, big)) {
+      for (ScanKind kind : kKinds) {
+        check_segments(v.launch.for_int, v.label(), ints, d_ints.data(), out_int, n, segment, t, kind,
+                       1, stream);
+        check_segments(v.launch.for_float, v.label(), floats, d_floats.data(), out_float, n, segment,
+                       t, kind, 1, stream);
       }
     }
   }
@@ -203,86 +239,139 @@ TEST_CASE("the two-level split covers n with whole tiles and at most the cap of 
   }
 }
 
-TEST_CASE("every device scan matches the CPU exactly for int on the standard sizes", "[gpu]") {
+// ---------------------------------------------------------------------------------------
+// Device-wide scans.
+
+TEST_CASE("every device scan matches the CPU exactly for int on the edge sizes", "[gpu]") {
   hb::select_device(0);
   const std::uint64_t seed = hb::test_seed();
   INFO("seed " << seed << " (replay with HB_TEST_SEED)");
-  const auto ns = standard_sizes();
-  check_every_scan(ch13::make_ints(ns.back(), seed), ns, true);
+  static const Expected<int> expected(ch13::make_ints(edge_sizes().back(), seed));
+  const ch13::ScanVariant v = GENERATE(gpu_rows(ch13::scan_variants()));
+  check_scan(v, expected, sizes_for(v, expected.in.size()), true);
 }
 
 TEST_CASE("every device scan matches the CPU exactly for float inputs that sum exactly", "[gpu]") {
   hb::select_device(0);
   const std::uint64_t seed = hb::test_seed();
   INFO("seed " << seed << " (replay with HB_TEST_SEED)");
-  const auto ns = standard_sizes();
-  check_every_scan(ch13::make_floats(ns.back(), seed + 1, ch13::FloatData::Grid), ns, true);
+  static const Expected<float> expected(
+      ch13::make_floats(edge_sizes().back(), seed + 1, ch13::FloatData::Grid));
+  const ch13::ScanVariant v = GENERATE(gpu_rows(ch13::scan_variants()));
+  check_scan(v, expected, sizes_for(v, expected.in.size()), true);
 }
 
 TEST_CASE("every device scan stays within the documented bound for rounded float inputs", "[gpu]") {
   hb::select_device(0);
   const std::uint64_t seed = hb::test_seed();
   INFO("seed " << seed << " (replay with HB_TEST_SEED)");
-  std::vector<std::size_t> ns = {0, 1, 33, 1025, 100003};
-  if (!hb::under_sanitizer()) {
-    ns.push_back((std::size_t(1) << 20) + 5);
-    ns.push_back((std::size_t(1) << 24) + 3);
-  }
-  check_every_scan(ch13::make_floats(ns.back(), seed + 2, ch13::FloatData::Uniform), ns, false);
+  // Empty, one element, past a warp, past a block, a prime; then larger ones, where the serial
+  // parts of the bound (tile carries, look-backs) grow.
+  std::set<std::size_t> sizes = {0, 1, 33, 1025, 100003};
+  if (!hb::under_sanitizer()) sizes.insert({kMiB + 5, (std::size_t(1) << 24) + 3});
+  static const Expected<float> expected(
+      ch13::make_floats(*sizes.rbegin(), seed + 2, ch13::FloatData::Uniform));
+  const ch13::ScanVariant v = GENERATE(gpu_rows(ch13::scan_variants()));
+  check_scan(v, expected, sizes, false);
 }
 
 TEST_CASE("every device scan works in place", "[gpu]") {
   hb::select_device(0);
   const std::uint64_t seed = hb::test_seed();
   INFO("seed " << seed);
+  // One element, less than a tile of the single-pass variants, several tiles, and enough for
+  // a second level of tile totals.
   const std::vector<std::size_t> ns = {1, 1000, 100003,
                                       std::size_t(hb::under_sanitizer() ? 300007 : 5000011)};
-  const auto host = ch13::make_ints(ns.back(), seed);
-  const Expected<int> expected(host);
+  static const Expected<int> expected(ch13::make_ints(ns.back(), seed));
+  const ch13::ScanVariant v = GENERATE(gpu_rows(ch13::scan_variants()));
+  ch13::Scratch scratch(ns.back());
+  hb::Stream stream;
+  hb::DeviceBuffer<int> data(ns.back());
+  for (std::size_t n : ns) {
+    for (ScanKind kind : kKinds) {
+      INFO(v.label() << ", " << ch13::kind_name(kind) << ", n = " << n);
+      hb::copy_to_device(data.data(), expected.in.data(), n * sizeof(int));
+      v.launch.for_int(data.data(), data.data(), n, kind, v.default_threads(), scratch, stream);
+      const auto r = expected.compare(from_device(data.data(), n, stream), kind, true);
+      INFO(r.report);
+      CHECK(r.ok);
+    }
+  }
+}
+
+TEST_CASE("every device scan accepts pointers that are not 16-byte aligned", "[gpu]") {
+  hb::select_device(0);
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed);
+  const std::size_t big = hb::under_sanitizer() ? 100003 : kMiB + 7;
+  static const std::vector<int> host = ch13::make_ints(big + 8, seed);
+  const ch13::ScanVariant v = GENERATE(gpu_rows(ch13::scan_variants()));
+  const auto d_in = to_device(host);
   ch13::Scratch scratch(host.size());
   hb::Stream stream;
-  hb::DeviceBuffer<int> data(host.size());
-  for (const auto& v : ch13::scan_variants()) {
-    if (v.impl == ch13::Impl::Cpu) continue;
-    for (std::size_t n : ns) {
-      for (ScanKind kind : kKinds) {
-        INFO(v.label() << ", " << ch13::kind_name(kind) << ", n = " << n);
-        hb::copy_to_device(data.data(), host.data(), n * sizeof(int));
-        v.launch_int(data.data(), data.data(), n, kind, v.default_threads, scratch, stream);
-        const auto r = expected.compare(from_device(data.data(), n, stream), kind, true);
-        INFO(r.report);
-        CHECK(r.ok);
+  hb::DeviceBuffer<int> out(host.size() + 8);
+  for (std::size_t in_offset = 0; in_offset < 4; ++in_offset) {
+    for (std::size_t out_offset : {std::size_t(0), std::size_t(3)}) {
+      // Less than one vector, one vector and one more, a few tiles, many tiles.
+      for (std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(5), std::size_t(4097), big}) {
+        const std::vector<int> slice(host.begin() + in_offset, host.begin() + in_offset + n);
+        for (ScanKind kind : kKinds) {
+          INFO(v.label() << ", input offset " << in_offset << ", output offset " << out_offset
+                         << ", n = " << n << ", " << ch13::kind_name(kind));
+          v.launch.for_int(d_in.data() + in_offset, out.data() + out_offset, n, kind, 128, scratch, stream);
+          const auto want = ch13::reference_scan(slice, kind);
+          const auto r = ch13::compare_scan(from_device(out.data() + out_offset, n, stream).data(),
+                                            want.data(), n);
+          INFO(r.report);
+          CHECK(r.ok);
+        }
       }
     }
   }
 }
 
-TEST_CASE("the single-pass kernels give the right answers in 100 back-to-back calls of changing size", "[gpu]") {
-  // Scans 6 and 7 and compactions 2 and 3 share one tile counter and one array of status
-  // words, and hand out different numbers of tickets per launch (tiles + blocks, or one per
-  // block). Calls are enqueued without synchronizing, with grids of different sizes (a large
-  // call leaves many status words of its epoch behind for a later small one to ignore), each
-  // into its own output. Then again with the epochs restarted every 7 calls.
+TEST_CASE("the variants that share the look-back state give the right answers in 100 back-to-back calls of changing size", "[gpu]") {
+  // The rows marked shares_lookback share one tile counter and one array of status words, and
+  // hand out different numbers of tickets per launch (tiles + blocks, or one per block). Calls
+  // are enqueued without synchronizing, with grids of different sizes (a large call leaves
+  // many status words of its epoch behind for a later small one to ignore), each into its own
+  // output. Then again with the epochs restarted every 7 calls.
   hb::select_device(0);
   const std::uint64_t seed = hb::test_seed();
   INFO("seed " << seed);
   const bool small = hb::under_sanitizer();
   const std::vector<std::size_t> ns = small ? std::vector<std::size_t>{70001, 33, 4099, 1, 16385}
                                             : std::vector<std::size_t>{1000003, 33, 4099, 1, 65536,
-                                                                       (std::size_t(1) << 20) - 5};
+                                                                       kMiB - 5};
   const std::size_t max_n = *std::max_element(ns.begin(), ns.end());
-  const auto ints = ch13::make_ints(max_n, seed);
-  const auto floats = ch13::make_floats(max_n, seed + 1, ch13::FloatData::Grid);
-  const auto d_ints = to_device(ints);
-  const auto d_floats = to_device(floats);
-  const Expected<int> want_int(ints);
-  const Expected<float> want_float(floats);
+  const Expected<int> want_int(ch13::make_ints(max_n, seed));
+  const Expected<float> want_float(ch13::make_floats(max_n, seed + 1, ch13::FloatData::Grid));
+  const auto d_ints = to_device(want_int.in);
+  const auto d_floats = to_device(want_float.in);
+
+  // The calls, in a cycle that mixes kernels, types and ticket counts: scan row k on int
+  // (inclusive), scan row k + 1 on float (exclusive), compaction row k.
+  struct Call {
+    const ch13::ScanVariant* scan = nullptr;  // or a compaction:
+    const ch13::CompactVariant* compact = nullptr;
+    bool floats = false;
+  };
+  std::vector<const ch13::ScanVariant*> scans;
+  std::vector<const ch13::CompactVariant*> compactions;
+  for (const auto& v : ch13::scan_variants())
+    if (v.shares_lookback) scans.push_back(&v);
+  for (const auto& v : ch13::compact_variants())
+    if (v.shares_lookback) compactions.push_back(&v);
+  REQUIRE(!scans.empty());
+  REQUIRE(!compactions.empty());
+  std::vector<Call> cycle;
+  for (std::size_t k = 0; k < std::max(scans.size(), compactions.size()); ++k) {
+    cycle.push_back({scans[k % scans.size()], nullptr, false});
+    cycle.push_back({scans[(k + 1) % scans.size()], nullptr, true});
+    cycle.push_back({nullptr, compactions[k % compactions.size()], false});
+  }
   const int calls = small ? 12 : 100;
-  // Call i does kind i % 6: int scans (inclusive), float scans (exclusive), compactions.
-  enum class Call { IntScan6, FloatScan7, Compact2, IntScan7, FloatScan6, Compact3 };
-  const auto call_of = [](int i) { return static_cast<Call>(i % 6); };
-  const auto is_float = [](Call c) { return c == Call::FloatScan6 || c == Call::FloatScan7; };
-  const auto is_compaction = [](Call c) { return c == Call::Compact2 || c == Call::Compact3; };
   for (std::uint32_t period : {(1u << 31) - 2, 7u}) {
     INFO("epochs restarted every " << period << " calls");
     ch13::Scratch scratch(max_n);
@@ -293,225 +382,111 @@ TEST_CASE("the single-pass kernels give the right answers in 100 back-to-back ca
     std::vector<hb::DeviceBuffer<int>> int_out;
     std::vector<hb::DeviceBuffer<float>> float_out;
     for (int i = 0; i < calls; ++i) {
-      if (is_float(call_of(i))) {
-        float_out.emplace_back(ns[i % ns.size()] + 1);
-      } else {
-        int_out.emplace_back(ns[i % ns.size()] + 1);
-      }
+      int_out.emplace_back(ns[i % ns.size()] + 1);
+      float_out.emplace_back(ns[i % ns.size()] + 1);
     }
     hb::DeviceBuffer<int> counts(calls);
     HB_CUDA_CHECK(cudaMemset(counts.data(), 0, counts.bytes()));
     HB_CUDA_CHECK(cudaDeviceSynchronize());
-    std::size_t next_int = 0, next_float = 0;
     for (int i = 0; i < calls; ++i) {
+      const Call& c = cycle[i % cycle.size()];
       const std::size_t n = ns[i % ns.size()];
-      const int threads = (i / 6) % 2 == 0 ? 256 : 64;
-      switch (call_of(i)) {
-        case Call::IntScan6:
-          ch13::scan6_decoupled_lookback(d_ints.data(), int_out[next_int++].data(), n,
-                                         ScanKind::Inclusive, threads, scratch, stream);
-          break;
-        case Call::IntScan7:
-          ch13::scan7_bulk_copy_lookback(d_ints.data(), int_out[next_int++].data(), n,
-                                         ScanKind::Inclusive, threads, scratch, stream);
-          break;
-        case Call::FloatScan6:
-          ch13::scan6_decoupled_lookback(d_floats.data(), float_out[next_float++].data(), n,
-                                         ScanKind::Exclusive, threads, scratch, stream);
-          break;
-        case Call::FloatScan7:
-          ch13::scan7_bulk_copy_lookback(d_floats.data(), float_out[next_float++].data(), n,
-                                         ScanKind::Exclusive, threads, scratch, stream);
-          break;
-        case Call::Compact2:
-          ch13::compact2_decoupled_lookback(d_ints.data(), int_out[next_int++].data(), n,
-                                            counts.data() + i, threads, scratch, stream);
-          break;
-        case Call::Compact3:
-          ch13::compact3_bulk_copy_lookback(d_ints.data(), int_out[next_int++].data(), n,
-                                            counts.data() + i, threads, scratch, stream);
-          break;
+      const int threads = (i / int(cycle.size())) % 2 == 0 ? 256 : 64;
+      if (c.compact != nullptr) {
+        c.compact->launch(d_ints.data(), int_out[i].data(), n, counts.data() + i, threads, scratch, stream);
+      } else if (c.floats) {
+        c.scan->launch.for_float(d_floats.data(), float_out[i].data(), n, ScanKind::Exclusive, threads,
+                                 scratch, stream);
+      } else {
+        c.scan->launch.for_int(d_ints.data(), int_out[i].data(), n, ScanKind::Inclusive, threads,
+                               scratch, stream);
       }
     }
     const std::vector<int> count = from_device(counts.data(), calls, stream);
-    next_int = 0;
-    next_float = 0;
     for (int i = 0; i < calls; ++i) {
+      const Call& c = cycle[i % cycle.size()];
       const std::size_t n = ns[i % ns.size()];
-      const Call c = call_of(i);
-      INFO("call " << i << " (" << (is_compaction(c) ? "compaction" : is_float(c) ? "float exclusive scan" : "int scan")
-                   << ", kind " << int(c) << "), n = " << n);
-      if (is_float(c)) {
-        const auto r = want_float.compare(from_device(float_out[next_float++].data(), n, stream),
-                                          ScanKind::Exclusive, true);
-        INFO(r.report);
-        CHECK(r.ok);
-      } else if (!is_compaction(c)) {
-        const auto r = want_int.compare(from_device(int_out[next_int++].data(), n, stream),
-                                        ScanKind::Inclusive, true);
-        INFO(r.report);
-        CHECK(r.ok);
+      INFO("call " << i << " (" << (c.compact ? c.compact->label() : c.scan->label())
+                   << (c.floats ? ", float exclusive" : "") << "), n = " << n);
+      if (c.compact != nullptr) {
+        const std::vector<int> want = ch13::reference_compact(want_int.in, n);
+        REQUIRE(count[i] == static_cast<int>(want.size()));
+        CHECK(from_device(int_out[i].data(), want.size(), stream) == want);
       } else {
-        const ch13::CompactReference want = ch13::reference_compact(ints, n);
-        REQUIRE(count[i] == static_cast<int>(want.selected.size()));
-        const auto got = from_device(int_out[next_int++].data(), want.selected.size(), stream);
-        CHECK(got == want.selected);
+        const auto r = c.floats ? want_float.compare(from_device(float_out[i].data(), n, stream),
+                                                     ScanKind::Exclusive, true)
+                                : want_int.compare(from_device(int_out[i].data(), n, stream),
+                                                   ScanKind::Inclusive, true);
+        INFO(r.report);
+        CHECK(r.ok);
       }
     }
   }
 }
 
-TEST_CASE("the single-pass kernels and CUB accept pointers that are not 16-byte aligned", "[gpu]") {
+TEST_CASE("the tiled variants accept exactly the block sizes whose tile fits this GPU's shared memory", "[gpu]") {
   hb::select_device(0);
-  const std::uint64_t seed = hb::test_seed();
-  INFO("seed " << seed);
-  const std::size_t big = hb::under_sanitizer() ? 100003 : (std::size_t(1) << 20) + 7;
-  const auto host = ch13::make_ints(big + 8, seed);
-  const auto d_in = to_device(host);
-  ch13::Scratch scratch(host.size());
+  const std::size_t limit = hb::shared_per_block_limit();
+  INFO("shared memory per block: " << limit << " bytes (" << hb::capability_summary() << ")");
+  const std::size_t n = 100003;
+  ch13::Scratch scratch(n);
   hb::Stream stream;
-  hb::DeviceBuffer<int> out(host.size() + 8);
-  hb::DeviceBuffer<int> count(1);
-  for (std::size_t in_offset = 0; in_offset < 4; ++in_offset) {
-    for (std::size_t out_offset : {std::size_t(0), std::size_t(3)}) {
-      for (std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(5), std::size_t(4097), big}) {
-        const std::vector<int> slice(host.begin() + in_offset, host.begin() + in_offset + n);
-        for (const char* id : {"0b", "6", "7"}) {
-          const auto& v = ch13::find_scan_variant(id);
-          for (ScanKind kind : kKinds) {
-            INFO(v.label() << ", input offset " << in_offset << ", output offset " << out_offset
-                           << ", n = " << n << ", " << ch13::kind_name(kind));
-            v.launch_int(d_in.data() + in_offset, out.data() + out_offset, n, kind, 128, scratch, stream);
-            const auto want = ch13::reference_scan(slice, kind);
-            const auto r = ch13::compare_scan(from_device(out.data() + out_offset, n, stream).data(),
-                                              want.data(), n);
-            INFO(r.report);
-            CHECK(r.ok);
-          }
-        }
-        for (const char* id : {"0b", "1", "2", "3"}) {
-          const auto& v = ch13::find_compact_variant(id);
-          INFO(v.label() << ", input offset " << in_offset << ", output offset " << out_offset
-                         << ", n = " << n);
-          v.launch(d_in.data() + in_offset, out.data() + out_offset, n, count.data(), 128, scratch,
-                   stream);
-          const auto want = ch13::reference_compact(slice, n);
-          const int got_count = from_device(count.data(), 1, stream)[0];
-          REQUIRE(got_count == static_cast<int>(want.selected.size()));
-          CHECK(from_device(out.data() + out_offset, got_count, stream) == want.selected);
-        }
+  hb::DeviceBuffer<int> data(n), out(n), count(1);
+  hb::poison(data.data(), n * sizeof(int), 0x11, stream);  // odd values: every element selected
+  int tiled = 0;
+  for (int t = 32; t <= 1024; t *= 2) {
+    INFO(t << " threads");
+    const auto expect = [&](const auto& v, auto call) {
+      if (v.tile_bytes_per_thread == 0) return;
+      ++tiled;
+      INFO(v.label());
+      const bool fits = std::size_t(v.tile_bytes_per_thread) * t + 1024 <= limit;
+      CHECK(v.accepts_threads_here(t) == fits);
+      if (fits) {
+        CHECK_NOTHROW(call());
+      } else {
+        CHECK_THROWS_WITH(call(), Catch::Contains("KiB of shared memory per block"));
       }
-    }
+    };
+    for (const auto& v : ch13::scan_variants())
+      expect(v, [&] { v.launch.for_int(data.data(), out.data(), n, ScanKind::Inclusive, t, scratch, stream); });
+    for (const auto& v : ch13::compact_variants())
+      expect(v, [&] { v.launch(data.data(), out.data(), n, count.data(), t, scratch, stream); });
   }
+  CHECK(tiled > 0);
+  HB_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-namespace {
-
-// A warp- or block-level variant under a given name, with its launcher for T.
-struct SegmentCase {
-  std::string label;
-  ch13::SegmentLauncher<int> launch_int;
-  ch13::SegmentLauncher<float> launch_float;
-  const ch13::SegmentVariant* row;
-};
-
-std::vector<SegmentCase> warp_cases() {
-  std::vector<SegmentCase> c;
-  for (const auto& v : ch13::warp_variants()) c.push_back({v.label(), v.launch_int, v.launch_float, &v});
-  c.push_back({"warp variant 3 without padding", ch13::warp3_templated_unpadded<int>,
-               ch13::warp3_templated_unpadded<float>, &ch13::warp_variants()[3]});
-  return c;
-}
-
-// Runs a segment launcher on the first n elements and compares with the CPU's segmented scan
-// (repeated reps times).
-template <typename T>
-void check_segments(ch13::SegmentLauncher<T> launch, const std::string& label,
-                    const std::vector<T>& host, const T* d_in, hb::DeviceBuffer<T>& out,
-                    std::size_t n, std::size_t segment, int threads, ScanKind kind, int reps,
-                    cudaStream_t stream) {
-  INFO(label << ", " << (std::is_same_v<T, int> ? "int" : "float") << ", "
-             << ch13::kind_name(kind) << ", n = " << n << ", threads = " << threads
-             << ", reps = " << reps);
-  hb::poison(out.data(), (n + 1) * sizeof(T), kPoisonByte, stream);
-  launch(d_in, out.data(), n, kind, threads, reps, stream);
-  const std::vector<T> got = from_device(out.data(), n + 1, stream);
-  CHECK(is_poison(got[n]));
-  using Wide = std::conditional_t<std::is_same_v<T, int>, long long, double>;
-  std::vector<Wide> want(host.begin(), host.begin() + n);
-  for (int r = 0; r < reps; ++r)
-    ch13::cpu_segmented_scan(want.data(), want.data(), n, segment, kind);
-  std::size_t bad = 0, first = n;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (static_cast<Wide>(got[i]) != want[i]) {
-      if (bad++ == 0) first = i;
-    }
-  }
-  INFO(bad << " wrong, the first at " << first);
-  CHECK(bad == 0);
-}
-
-}  // namespace
+// ---------------------------------------------------------------------------------------
+// Warp and block level.
 
 TEST_CASE("every warp scan matches the CPU for every count of lanes in the last warp", "[gpu]") {
   hb::select_device(0);
-  const std::uint64_t seed = hb::test_seed();
-  INFO("seed " << seed);
-  const std::size_t big = hb::under_sanitizer() ? 100003 : 1000003;
-  const auto ints = ch13::make_ints(big, seed);
-  const auto floats = ch13::make_floats(big, seed + 1, ch13::FloatData::Grid);
-  const auto d_ints = to_device(ints);
-  const auto d_floats = to_device(floats);
-  hb::DeviceBuffer<int> out_int(big + 1);
-  hb::DeviceBuffer<float> out_float(big + 1);
-  hb::Stream stream;
-  std::vector<std::size_t> ns;
-  for (std::size_t n = 0; n <= 33; ++n) ns.push_back(n);  // every lane count of the last warp
-  if (!hb::under_sanitizer())
-    for (std::size_t n = 34; n <= 96; ++n) ns.push_back(n);  // ... behind one and two full warps
-  for (std::size_t n : {std::size_t(63), std::size_t(64), std::size_t(65), big}) ns.push_back(n);
-  const std::vector<int> threads = hb::under_sanitizer() ? std::vector<int>{64} : std::vector<int>{32, 96, 256, 1024};
-  for (const SegmentCase& c : warp_cases()) {
-    for (int t : threads) {
-      for (std::size_t n : ns) {
-        for (ScanKind kind : kKinds) {
-          check_segments(c.launch_int, c.label, ints, d_ints.data(), out_int, n, 32, t, kind, 1, stream);
-          check_segments(c.launch_float, c.label, floats, d_floats.data(), out_float, n, 32, t, kind, 1,
-                         stream);
-        }
-      }
-    }
-  }
+  const ch13::WarpVariant v = GENERATE(from_range(ch13::with_alternates(ch13::warp_variants())));
+  // A block of one warp, of three (not a power of two), the default and the largest.
+  const std::vector<int> threads = hb::under_sanitizer() ? std::vector<int>{64}
+                                                         : std::vector<int>{32, 96, 256, 1024};
+  check_segment_row(v, threads, [](std::size_t, std::size_t big) {
+    std::vector<std::size_t> ns;
+    for (std::size_t n = 0; n <= 33; ++n) ns.push_back(n);  // every lane count of the last warp
+    if (!hb::under_sanitizer())
+      for (std::size_t n = 34; n <= 96; ++n) ns.push_back(n);  // ... behind one and two full warps
+    for (std::size_t n : {std::size_t(63), std::size_t(64), std::size_t(65), big}) ns.push_back(n);
+    return ns;
+  });
 }
 
 TEST_CASE("every block scan matches the CPU on every block size it accepts", "[gpu]") {
   hb::select_device(0);
-  const std::uint64_t seed = hb::test_seed();
-  INFO("seed " << seed);
-  const std::size_t big = hb::under_sanitizer() ? 100003 : 1000003;
-  const auto ints = ch13::make_ints(big, seed);
-  const auto floats = ch13::make_floats(big, seed + 1, ch13::FloatData::Grid);
-  const auto d_ints = to_device(ints);
-  const auto d_floats = to_device(floats);
-  hb::DeviceBuffer<int> out_int(big + 1);
-  hb::DeviceBuffer<float> out_float(big + 1);
-  hb::Stream stream;
-  const std::vector<int> threads = hb::under_sanitizer() ? std::vector<int>{32, 256, 96}
-                                                         : std::vector<int>{32, 64, 96, 128, 256, 512, 992, 1024};
-  for (const auto& v : ch13::block_variants()) {
-    for (int t : threads) {
-      if (!v.accepts_threads(t)) continue;
-      const std::size_t tile = v.segment(t);
-      for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(31), std::size_t(33), tile - 1,
-                            tile, tile + 1, 3 * tile + 17, big}) {
-        for (ScanKind kind : kKinds) {
-          check_segments(v.launch_int, v.label(), ints, d_ints.data(), out_int, n, tile, t, kind, 1, stream);
-          check_segments(v.launch_float, v.label(), floats, d_floats.data(), out_float, n, tile, t, kind,
-                         1, stream);
-        }
-      }
-    }
-  }
+  const ch13::BlockVariant v = GENERATE(from_range(ch13::with_alternates(ch13::block_variants())));
+  // Every power of two, an odd multiple of 32 (96) and 992, one warp short of the largest.
+  const std::vector<int> threads = hb::under_sanitizer()
+                                       ? std::vector<int>{32, 256, 96}
+                                       : std::vector<int>{32, 64, 96, 128, 256, 512, 992, 1024};
+  check_segment_row(v, threads, [](std::size_t tile, std::size_t big) {
+    // Empty, one element, around a warp, around the tile, a few tiles and a partial one.
+    return std::vector<std::size_t>{0, 1, 31, 33, tile - 1, tile, tile + 1, 3 * tile + 17, big};
+  });
 }
 
 TEST_CASE("repeated warp and block scans match repeated CPU scans", "[gpu]") {
@@ -527,118 +502,117 @@ TEST_CASE("repeated warp and block scans match repeated CPU scans", "[gpu]") {
   const auto d_in = to_device(small);
   hb::DeviceBuffer<int> out(n + 1);
   hb::Stream stream;
-  for (const SegmentCase& c : warp_cases())
-    for (ScanKind kind : kKinds)
-      check_segments(c.launch_int, c.label, small, d_in.data(), out, n, 32, 128, kind, 3, stream);
-  for (const auto& v : ch13::block_variants())
-    for (ScanKind kind : kKinds)
-      check_segments(v.launch_int, v.label(), small, d_in.data(), out, n, v.segment(128), 128, kind, 3,
-                     stream);
+  const auto check_table = [&](const auto& table) {
+    for (const auto& v : ch13::with_alternates(table))
+      for (ScanKind kind : kKinds)
+        check_segments(v.launch.for_int, v.label(), small, d_in.data(), out, n, v.segment(128), 128,
+                       kind, 3, stream);
+  };
+  check_table(ch13::warp_variants());
+  check_table(ch13::block_variants());
 }
+
+// ---------------------------------------------------------------------------------------
+// Stream compaction.
 
 TEST_CASE("every compaction selects exactly the odd elements of random and all-odd and none-odd data", "[gpu]") {
   hb::select_device(0);
   const std::uint64_t seed = hb::test_seed();
   INFO("seed " << seed);
-  const auto ns = standard_sizes();
-  const std::size_t max_n = ns.back();
-  std::map<std::string, std::vector<int>> inputs;
-  inputs["random"] = ch13::make_ints(max_n, seed);
-  std::vector<int> odd(max_n), even(max_n);
-  for (std::size_t i = 0; i < max_n; ++i) {
-    odd[i] = 2 * static_cast<int>(i % 1000003) - 1000001;  // all odd, negative ones too
-    even[i] = 2 * static_cast<int>(i % 1000003);
-  }
-  inputs["all odd"] = std::move(odd);
-  inputs["none odd"] = std::move(even);
+  const std::size_t max_n = edge_sizes().back();
+  static const std::map<std::string, std::vector<int>> inputs = [&] {
+    std::map<std::string, std::vector<int>> m;
+    m["random"] = ch13::make_ints(max_n, seed);
+    std::vector<int> odd(max_n), even(max_n);
+    for (std::size_t i = 0; i < max_n; ++i) {
+      odd[i] = 2 * static_cast<int>(i % 1000003) - 1000001;  // all odd, negative ones too
+      even[i] = 2 * static_cast<int>(i % 1000003);
+    }
+    m["all odd"] = std::move(odd);
+    m["none odd"] = std::move(even);
+    return m;
+  }();
+  const ch13::CompactVariant v = GENERATE(gpu_rows(ch13::compact_variants()));
   ch13::Scratch scratch(max_n);
   hb::Stream stream;
   hb::DeviceBuffer<int> out(max_n + 1);
   hb::DeviceBuffer<int> count(1);
   for (const auto& [what, host] : inputs) {
     const auto d_in = to_device(host);
-    for (const auto& v : ch13::compact_variants()) {
-      if (v.impl == ch13::Impl::Cpu) continue;
-      std::set<std::size_t> sizes(ns.begin(), ns.end());
-      for (int t : block_sizes(v, 0)) {
-        if (v.impl != ch13::Impl::Ours) break;  // CUB's tiles are its own business
-        const std::string id = v.id;
-        const std::size_t tile = t * std::size_t(id == "2"   ? ch13::kLookbackItems
-                                                 : id == "3" ? ch13::kBulkItems
-                                                             : 1);
-        for (std::size_t k : {tile - 1, tile, tile + 1, 2 * tile + 1}) sizes.insert(k);
-      }
-      for (std::size_t n : sizes) {
-        const ch13::CompactReference want = ch13::reference_compact(host, n);
-        for (int t : block_sizes(v, n)) {
-          INFO(v.label() << ", " << what << " data, n = " << n << ", threads = " << t);
-          hb::poison(out.data(), (n + 1) * sizeof(int), kPoisonByte, stream);
-          hb::poison(count.data(), sizeof(int), kPoisonByte, stream);
-          v.launch(d_in.data(), out.data(), n, count.data(), t, scratch, stream);
-          const int got_count = from_device(count.data(), 1, stream)[0];
-          REQUIRE(got_count == static_cast<int>(want.selected.size()));
-          const std::vector<int> got = from_device(out.data(), want.selected.size() + 1, stream);
-          CHECK(std::equal(want.selected.begin(), want.selected.end(), got.begin()));
-          INFO("the element after the last selected one must stay untouched");
-          CHECK(is_poison(got.back()));
-        }
+    for (std::size_t n : sizes_for(v, max_n)) {
+      const std::vector<int> want = ch13::reference_compact(host, n);
+      for (int t : block_sizes(v, n)) {
+        INFO(v.label() << ", " << what << " data, n = " << n << ", threads = " << t);
+        hb::poison(out.data(), (n + 1) * sizeof(int), 0xA5, stream);
+        hb::poison(count.data(), sizeof(int), 0xA5, stream);
+        v.launch(d_in.data(), out.data(), n, count.data(), t, scratch, stream);
+        const int got_count = from_device(count.data(), 1, stream)[0];
+        REQUIRE(got_count == static_cast<int>(want.size()));
+        const std::vector<int> got = from_device(out.data(), want.size() + 1, stream);
+        CHECK(std::equal(want.begin(), want.end(), got.begin()));
+        INFO("the element after the last selected one must stay untouched");
+        CHECK(hb::is_poisoned(got.back()));
       }
     }
   }
 }
 
-TEST_CASE("the benches measure and check every variant", "[gpu]") {
+TEST_CASE("every compaction accepts pointers that are not 16-byte aligned", "[gpu]") {
   hb::select_device(0);
-  const std::size_t n = 5003;
-  for (auto type : {ch13::ElementType::Int, ch13::ElementType::Float}) {
-    for (ScanKind kind : kKinds) {
-      auto bench = ch13::ScanBench::create(n, type, kind, hb::test_seed(), 2, true);
-      for (const auto& v : ch13::scan_variants()) {
-        INFO(v.label() << ", " << ch13::type_name(type) << ", " << ch13::kind_name(kind));
-        const ch13::Measurement m = bench->measure(v, v.default_threads, n);
-        INFO(m.failure);
-        CHECK(m.ok);
-        CHECK(m.median_ms > 0.0);
-        // The harness counts each element read once and written once: 8 bytes per element.
-        CHECK(m.gbs * m.median_ms * 1e6 == Approx(8.0 * double(n)).epsilon(1e-9));
-      }
-    }
-  }
-  auto compact = ch13::CompactBench::create(n, hb::test_seed(), 2, true);
-  for (const auto& v : ch13::compact_variants()) {
-    INFO(v.label());
-    const ch13::Measurement m = compact->measure(v, v.default_threads, n);
-    INFO(m.failure);
-    CHECK(m.ok);
-    CHECK(m.selected > n / 3);
-  }
-}
-
-TEST_CASE("the tiled variants accept exactly the block sizes whose tile fits this GPU's shared memory", "[gpu]") {
-  hb::select_device(0);
-  const std::size_t limit = hb::shared_per_block_limit();
-  INFO("shared memory per block: " << limit << " bytes (" << hb::capability_summary() << ")");
-  const std::size_t n = 100003;
-  ch13::Scratch scratch(n);
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed);
+  const std::size_t big = hb::under_sanitizer() ? 100003 : kMiB + 7;
+  static const std::vector<int> host = ch13::make_ints(big + 8, seed);
+  const ch13::CompactVariant v = GENERATE(gpu_rows(ch13::compact_variants()));
+  const auto d_in = to_device(host);
+  ch13::Scratch scratch(host.size());
   hb::Stream stream;
-  hb::DeviceBuffer<int> data(n), out(n), count(1);
-  hb::poison(data.data(), n * sizeof(int), 0x11, stream);  // odd values: every element selected
-  const ch13::ScanVariant& scan = ch13::find_scan_variant("7");
-  const ch13::CompactVariant& compact = ch13::find_compact_variant("3");
-  for (int t = 32; t <= 1024; t *= 2) {
-    const bool fits = std::size_t(ch13::kBulkTileBytesPerThread) * t + 1024 <= limit;
-    INFO(t << " threads");
-    CHECK(scan.accepts_threads_here(t) == fits);
-    CHECK(compact.accepts_threads_here(t) == fits);
-    if (fits) {
-      CHECK_NOTHROW(scan.launch_int(data.data(), out.data(), n, ScanKind::Inclusive, t, scratch, stream));
-      CHECK_NOTHROW(compact.launch(data.data(), out.data(), n, count.data(), t, scratch, stream));
-    } else {
-      CHECK_THROWS_AS(scan.launch_int(data.data(), out.data(), n, ScanKind::Inclusive, t, scratch, stream),
-                      hb::UsageError);
-      CHECK_THROWS_WITH(compact.launch(data.data(), out.data(), n, count.data(), t, scratch, stream),
-                        Catch::Contains("KiB of shared memory per block"));
+  hb::DeviceBuffer<int> out(host.size() + 8);
+  hb::DeviceBuffer<int> count(1);
+  for (std::size_t in_offset = 0; in_offset < 4; ++in_offset) {
+    for (std::size_t out_offset : {std::size_t(0), std::size_t(3)}) {
+      for (std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(5), std::size_t(4097), big}) {
+        const std::vector<int> slice(host.begin() + in_offset, host.begin() + in_offset + n);
+        INFO(v.label() << ", input offset " << in_offset << ", output offset " << out_offset
+                       << ", n = " << n);
+        v.launch(d_in.data() + in_offset, out.data() + out_offset, n, count.data(), 128, scratch, stream);
+        const std::vector<int> want = ch13::reference_compact(slice, n);
+        const int got_count = from_device(count.data(), 1, stream)[0];
+        REQUIRE(got_count == static_cast<int>(want.size()));
+        CHECK(from_device(out.data() + out_offset, got_count, stream) == want);
+      }
     }
   }
-  HB_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+// ---------------------------------------------------------------------------------------
+// The benches of the programs.
+
+TEST_CASE("the scan bench measures and checks every scan, int and float, both kinds", "[gpu]") {
+  hb::select_device(0);
+  const ch13::ScanVariant v = GENERATE(from_range(ch13::scan_variants()));
+  const std::size_t n = 5003;
+  for (ScanKind kind : kKinds) {
+    ch13::ScanBench<int> ints(n, kind, hb::test_seed(), 2, true);
+    ch13::ScanBench<float> floats(n, kind, hb::test_seed(), 2, true);
+    for (const ch13::Measurement& m :
+         {ints.measure(v, v.default_threads(), n), floats.measure(v, v.default_threads(), n)}) {
+      INFO(v.label() << ", " << ch13::kind_name(kind) << ": " << m.failure);
+      CHECK(m.ok);
+      CHECK(m.median_ms > 0.0);
+      // The harness counts each element read once and written once: 8 bytes per element.
+      CHECK(m.gbs * m.median_ms * 1e6 == Approx(8.0 * double(n)).epsilon(1e-9));
+    }
+  }
+}
+
+TEST_CASE("the compaction bench measures and checks every compaction", "[gpu]") {
+  hb::select_device(0);
+  const ch13::CompactVariant v = GENERATE(from_range(ch13::compact_variants()));
+  const std::size_t n = 5003;
+  ch13::CompactBench bench(n, hb::test_seed(), 2, true);
+  const ch13::Measurement m = bench.measure(v, v.default_threads(), n);
+  INFO(v.label() << ": " << m.failure);
+  CHECK(m.ok);
+  CHECK(m.selected > n / 3);
 }

@@ -1,58 +1,30 @@
 // Chapter 13 tests that need no GPU: the CPU scans and compaction, the data and the checks,
-// the circuits of section 13.3 and their figures, the variant tables and their agreement
-// with the headers, the README and the CMake program lists, and the block-size checks that
-// every launcher makes before it touches the GPU.
+// the circuits of section 13.3 and their figures, the variant tables and their agreement with
+// the kernel folders, and the block-size checks that every launcher makes before it touches
+// the GPU.
 #include <catch2/catch.hpp>
 
-#include "hb/testing.h"
-
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cmath>
-#include <fstream>
-#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "compact0a_cpu.h"
+#include "circuits/scan_networks.h"
 #include "hb/error.h"
 #include "hb/random.h"
-#include "scan0a_cpu.h"
-#include "scan_check.h"
-#include "scan_launchers.h"
-#include "scan_networks.h"
-#include "scan_variants.h"
+#include "hb/testing.h"
+#include "reference.h"
+#include "scan.h"
 
 namespace {
 
-// The page-check helpers are shared by the chapters' tests (hb/testing.h).
 std::string read_text(const std::string& relative) {
   return hb::read_text_file(std::string(CH13_SOURCE_DIR) + "/" + relative);
-}
-std::string normalize(const std::string& s) { return hb::normalize_space(s); }
-std::string first_paragraph(const std::string& text) {
-  return hb::file_comment_first_paragraph(text);
-}
-
-// Every row of every table, as the common part.
-std::vector<const ch13::VariantInfo*> all_rows() {
-  std::vector<const ch13::VariantInfo*> rows;
-  for (const auto& v : ch13::scan_variants()) rows.push_back(&v);
-  for (const auto& v : ch13::compact_variants()) rows.push_back(&v);
-  for (const auto& v : ch13::warp_variants()) rows.push_back(&v);
-  for (const auto& v : ch13::block_variants()) rows.push_back(&v);
-  return rows;
-}
-
-// The rows of one table.
-template <typename V>
-std::vector<const ch13::VariantInfo*> rows_of(const std::vector<V>& table) {
-  std::vector<const ch13::VariantInfo*> rows;
-  for (const auto& v : table) rows.push_back(&v);
-  return rows;
 }
 
 // "5c" -> (5, 'c'); "6" -> (6, ' ').
@@ -62,12 +34,14 @@ std::pair<int, char> split_id(const std::string& id) {
   return {std::stoi(id.substr(0, i)), i < id.size() ? id[i] : ' '};
 }
 
-// Every source file with snippet markers.
-std::vector<std::string> chapter_sources() {
-  std::vector<std::string> files = {"scan_ops.h", "scan_common.cuh", "scan_networks.cpp",
-                                    "warp_scan_sass.cu"};
-  for (const auto* v : all_rows()) files.push_back(v->header());
-  return files;
+// Calls f(table, files) for each of the four tables, with the id:program pairs CMake read off
+// its folder of kernels (and the CPU reference's row, which is reference.h).
+template <typename F>
+void for_each_table(F f) {
+  f(ch13::warp_variants(), CH13_WARP_FILES);
+  f(ch13::block_variants(), CH13_BLOCK_FILES);
+  f(ch13::scan_variants(), CH13_SCAN_FILES);
+  f(ch13::compact_variants(), CH13_COMPACT_FILES);
 }
 
 }  // namespace
@@ -78,9 +52,9 @@ std::vector<std::string> chapter_sources() {
 TEST_CASE("the CPU scans compute listings 13.1 and 13.2") {
   const std::vector<int> in = {3, 1, 7, 0, 4, 1, 6, 3};
   std::vector<int> out(in.size());
-  CHECK(ch13::inclusive_scan(out.data(), in.data(), in.size()) == 25);
+  CHECK(ch13::cpu_inclusive_scan(out.data(), in.data(), in.size()) == 25);
   CHECK(out == std::vector<int>{3, 4, 11, 11, 15, 16, 22, 25});
-  CHECK(ch13::exclusive_scan(out.data(), in.data(), in.size()) == 25);
+  CHECK(ch13::cpu_exclusive_scan(out.data(), in.data(), in.size()) == 25);
   CHECK(out == std::vector<int>{0, 3, 4, 11, 11, 15, 16, 22});
   // Inclusive and exclusive differ by the input (figure 13.1).
   std::vector<int> inc(in.size()), exc(in.size());
@@ -109,8 +83,8 @@ TEST_CASE("the CPU scans work in place") {
 TEST_CASE("the CPU scans of an empty array return zero and write nothing") {
   int out = 42;
   const int in = 7;
-  CHECK(ch13::inclusive_scan(&out, &in, 0) == 0);
-  CHECK(ch13::exclusive_scan(&out, &in, 0) == 0);
+  CHECK(ch13::cpu_inclusive_scan(&out, &in, 0) == 0);
+  CHECK(ch13::cpu_exclusive_scan(&out, &in, 0) == 0);
   CHECK(out == 42);
 }
 
@@ -132,7 +106,7 @@ TEST_CASE("the CPU compaction keeps the odd elements in order and works in place
   CHECK(out[5] == 99);
   CHECK(ch13::cpu_compact(in.data(), in.data(), in.size(), ch13::IsOdd{}) == 5);
   CHECK(std::vector<int>(in.begin(), in.begin() + 5) == std::vector<int>{-3, 1, 5, 7, INT_MAX});
-  CHECK(ch13::reference_compact(ch13::make_ints(1000, 1), 1000).selected.size() > 400);
+  CHECK(ch13::reference_compact(ch13::make_ints(1000, 1), 1000).size() > 400);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -159,7 +133,7 @@ TEST_CASE("grid float inputs scan exactly in float in any order") {
   const auto f = ch13::make_floats(n, 3, ch13::FloatData::Grid);
   for (float x : f) REQUIRE(x * 256.0f == std::floor(x * 256.0f));
   std::vector<float> forward(n);
-  ch13::inclusive_scan(forward.data(), f.data(), n);
+  ch13::cpu_inclusive_scan(forward.data(), f.data(), n);
   const auto want = ch13::reference_scan(f, ch13::ScanKind::Inclusive);
   CHECK(ch13::compare_scan(forward.data(), want.data(), nullptr, n, 0.0).ok);
   // Pairwise (tree) order gives the same floats.
@@ -192,7 +166,7 @@ TEST_CASE("the float bound grows with n and accepts rounding but not a missing e
   const std::size_t n = 100000;
   const auto f = ch13::make_floats(n, 9, ch13::FloatData::Uniform);
   std::vector<float> got(n);
-  ch13::inclusive_scan(got.data(), f.data(), n);  // float sums: rounded
+  ch13::cpu_inclusive_scan(got.data(), f.data(), n);  // float sums: rounded
   const auto want = ch13::reference_scan(f, ch13::ScanKind::Inclusive);
   const auto scale = ch13::reference_abs_scan(f, ch13::ScanKind::Inclusive);
   const double gamma = ch13::float_scan_gamma(n);
@@ -201,7 +175,7 @@ TEST_CASE("the float bound grows with n and accepts rounding but not a missing e
   std::vector<float> shifted(n);
   std::vector<float> missing = f;
   missing[10] = 0.0f;
-  ch13::inclusive_scan(shifted.data(), missing.data(), n);
+  ch13::cpu_inclusive_scan(shifted.data(), missing.data(), n);
   const auto r = ch13::compare_scan(shifted.data(), want.data(), scale.data(), 200, gamma);
   CHECK_FALSE(r.ok);
   CHECK(r.report.find("[10]") != std::string::npos);
@@ -304,9 +278,9 @@ TEST_CASE("the committed figures are what the circuit builders draw") {
   const auto figures = ch13::chapter_figures();
   CHECK(figures.size() == 9);
   for (const ch13::Figure& f : figures) {
-    INFO("figure " << f.name << " (regenerate: scan_networks --figures ch13_scan/figures)");
-    CHECK(read_text("figures/" + f.name + ".dot") == f.dot);
-    CHECK(read_text("figures/" + f.name + ".md") == f.doxygen());
+    INFO("figure " << f.name << " (regenerate: scan_networks --figures ch13_scan/circuits/figures)");
+    CHECK(read_text("circuits/figures/" + f.name + ".dot") == f.dot);
+    CHECK(read_text("circuits/figures/" + f.name + ".md") == f.doxygen());
     CHECK(f.dot.find("digraph") == 0);
     CHECK(f.caption.find('"') == std::string::npos);
   }
@@ -316,7 +290,7 @@ TEST_CASE("the README shows every figure and the complexity table") {
   const std::string readme = read_text("README.md");
   for (const ch13::Figure& f : ch13::chapter_figures()) {
     INFO("figure " << f.name);
-    CHECK(readme.find("\\includedoc ch13_scan/figures/" + f.name + ".md") != std::string::npos);
+    CHECK(readme.find("\\includedoc ch13_scan/circuits/figures/" + f.name + ".md") != std::string::npos);
   }
   INFO("complexity table (scan_networks --markdown):\n" << ch13::complexity_table_markdown());
   CHECK(readme.find(ch13::complexity_table_markdown()) != std::string::npos);
@@ -325,181 +299,118 @@ TEST_CASE("the README shows every figure and the complexity table") {
 // ---------------------------------------------------------------------------------------
 // The variant tables.
 
-TEST_CASE("every variant in every table has a name and a title and a what-changed paragraph") {
-  for (const auto* v : all_rows()) {
-    INFO(v->label());
-    CHECK(std::string(v->name).size() > 0);
-    CHECK(std::string(v->title).size() > 10);
-    CHECK(std::string(v->changed).size() > 80);
-    CHECK(std::regex_match(std::string(v->name), std::regex("[a-z0-9_]+")));
-    if (v->impl == ch13::Impl::Ours) CHECK(v->accepts_threads(v->default_threads));
-  }
-  for (const auto& rows : {rows_of(ch13::scan_variants()), rows_of(ch13::compact_variants()),
-                           rows_of(ch13::warp_variants()), rows_of(ch13::block_variants())}) {
+TEST_CASE("every row of each table is a file of its kernels folder, in the same order") {
+  for_each_table([](const auto& table, const char* files) {
+    std::vector<std::string> listed;
+    std::istringstream in(files);
+    for (std::string pair; in >> pair;) listed.push_back(pair);
+    std::vector<std::string> rows;
+    for (const auto& v : table) rows.push_back(std::string(v.id) + ":" + v.program());
+    CHECK(rows == listed);
+  });
+}
+
+TEST_CASE("every variant has a name, a title and a block size it accepts") {
+  for_each_table([](const auto& table, const char*) {
     std::set<std::string> ids, names;
-    for (const auto* v : rows) {
-      CHECK(ids.insert(v->id).second);
-      CHECK(names.insert(v->name).second);
+    for (const auto& v : table) {
+      INFO(v.label());
+      CHECK(std::string(v.title).size() > 10);
+      CHECK(std::regex_match(std::string(v.name), std::regex("[a-z0-9_]+")));
+      CHECK(ids.insert(v.id).second);
+      CHECK(names.insert(v.name).second);
+      if (v.default_threads() > 0) CHECK(v.accepts_threads(v.default_threads()));
+      CHECK(v.is_cpu() == !static_cast<bool>(v.launch));
     }
-  }
-  for (const auto& v : ch13::scan_variants()) {
-    CHECK((v.impl == ch13::Impl::Cpu) == (v.launch_int == nullptr));
-    CHECK((v.impl == ch13::Impl::Cpu) == (v.launch_float == nullptr));
-  }
-  for (const auto& v : ch13::compact_variants()) CHECK((v.impl == ch13::Impl::Cpu) == (v.launch == nullptr));
+  });
 }
 
 TEST_CASE("variant ids follow the order of the text") {
-  for (const auto& rows : {rows_of(ch13::scan_variants()), rows_of(ch13::compact_variants()),
-                           rows_of(ch13::warp_variants()), rows_of(ch13::block_variants())}) {
-    for (std::size_t i = 1; i < rows.size(); ++i) {
-      INFO(rows[i - 1]->label() << " before " << rows[i]->id);
-      const auto a = split_id(rows[i - 1]->id);
-      const auto b = split_id(rows[i]->id);
+  for_each_table([](const auto& table, const char*) {
+    for (std::size_t i = 1; i < table.size(); ++i) {
+      INFO(table[i - 1].label() << " before " << table[i].id);
+      const auto a = split_id(table[i - 1].id);
+      const auto b = split_id(table[i].id);
       const bool next_number = b.first == a.first + 1 && (b.second == ' ' || b.second == 'a');
       const bool next_letter = b.first == a.first && a.second != ' ' && b.second == a.second + 1;
       CHECK((next_number || next_letter));
     }
-  }
-  CHECK(std::string(ch13::scan_variants().front().id) == "0a");
-  CHECK(ch13::scan_variants().front().impl == ch13::Impl::Cpu);
-  CHECK(ch13::find_scan_variant("0b").impl == ch13::Impl::Library);
-  CHECK(ch13::compact_variants().front().impl == ch13::Impl::Cpu);
-  CHECK(ch13::find_compact_variant("0b").impl == ch13::Impl::Library);
-  CHECK(ch13::warp_variants().front().impl == ch13::Impl::Library);
-  CHECK(ch13::block_variants().front().impl == ch13::Impl::Library);
+    CHECK(std::string(table.front().name) == (table.front().is_cpu() ? "cpu" : "cub"));
+  });
+  CHECK(ch13::scan_variants().front().is_cpu());
+  CHECK(ch13::find_scan_variant("0b").is_library());
+  CHECK(ch13::compact_variants().front().is_cpu());
+  CHECK(ch13::find_compact_variant("0b").is_library());
 }
 
-TEST_CASE("each what-changed paragraph starts from the previous variant") {
-  for (const auto& rows : {rows_of(ch13::scan_variants()), rows_of(ch13::compact_variants()),
-                           rows_of(ch13::warp_variants()), rows_of(ch13::block_variants())}) {
-    const std::string first = rows[0]->changed;
-    CHECK(first.rfind(std::string("Variant ") + rows[0]->id + " is the reference", 0) == 0);
-    for (std::size_t i = 1; i < rows.size(); ++i) {
-      INFO(rows[i]->label());
-      const std::string want = std::string("Compared with variant ") + rows[i - 1]->id + ":";
-      CHECK(std::string(rows[i]->changed).rfind(want, 0) == 0);
-    }
-  }
-}
+namespace {
 
-TEST_CASE("each variant header opens with the table's what-changed paragraph") {
-  for (const auto* v : all_rows()) {
-    INFO("header " << v->header());
-    CHECK(first_paragraph(read_text(v->header())) == normalize(v->changed));
+// Block sizes no variant takes, and sizes only some take: none or negative, less than a warp,
+// a warp and one more, multiples of 32 that are not powers of two, no multiple of 32, more
+// than a block may have.
+const std::vector<int> kBadThreads = {-5, 0, 1, 16, 31, 33, 48, 96, 100, 1000, 1023, 1025, 2048};
+
+// Checks that \p call(t) throws a usage error for every size of kBadThreads that row \p v does
+// not accept: the launcher checks before it touches the GPU (the Scratch is empty).
+template <typename Row, typename Call>
+void rejects_bad_threads(const Row& v, Call call) {
+  for (int t : kBadThreads) {
+    if (v.accepts_threads(t)) continue;
+    INFO(v.label() << ", threads " << t);
+    CHECK_THROWS_AS(call(t), hb::UsageError);
   }
 }
 
-TEST_CASE("the README shows each variant's paragraph and code") {
-  const std::string readme = read_text("README.md");
-  CHECK(readme.rfind("# Chapter 13: Scan {#ch13_scan}\n", 0) == 0);
-  const std::string flat = normalize(readme);
-  for (const auto* v : all_rows()) {
-    INFO(v->label());
-    CHECK(flat.find(normalize(v->changed)) != std::string::npos);
-    CHECK(readme.find("\\snippet ch13_scan/" + v->header() + " ") != std::string::npos);
-  }
-  // Every snippet names a file of this chapter and a marker that the file has, twice.
-  const std::regex snippet(R"(\\snippet ch13_scan/(\S+) (\S+))");
-  int count = 0;
-  for (auto it = std::sregex_iterator(readme.begin(), readme.end(), snippet);
-       it != std::sregex_iterator(); ++it, ++count) {
-    const std::string file = (*it)[1], marker = (*it)[2];
-    INFO("snippet " << file << " " << marker);
-    const std::string text = read_text(file);
-    const std::string line = "// [" + marker + "]";
-    const auto first = text.find(line);
-    REQUIRE(first != std::string::npos);
-    CHECK(text.find(line, first + 1) != std::string::npos);
-  }
-  CHECK(count >= static_cast<int>(all_rows().size()));
-  // The results section shows the measured tables, and the measurements are in the repo.
-  for (const char* table : {"ch13_block_sweep", "ch13_size_sweep", "ch13_size_sweep_float",
-                            "ch13_warp_scans", "ch13_block_scans", "ch13_compact_block_sweep",
-                            "ch13_compact_size_sweep", "ch13_instruction_counts"}) {
-    INFO("results table " << table);
-    CHECK(readme.find(std::string("\\includedoc ") + table + ".md") != std::string::npos);
-    CHECK_FALSE(read_text(std::string("../docs/results/") + table + ".csv").empty());
-  }
+// The rows of a table that run on the GPU and take a block size, one run of a test case each.
+template <typename Row>
+Catch::Generators::GeneratorWrapper<Row> rows_with_threads(const std::vector<Row>& table) {
+  return Catch::Generators::filter([](const Row& v) { return v.default_threads() > 0; },
+                                   Catch::Generators::from_range(table));
 }
 
-TEST_CASE("snippet markers come in pairs and never nest") {
-  const std::regex marker(R"(^\s*// \[([a-z0-9-]+)\]\s*$)");
-  for (const auto& file : chapter_sources()) {
-    INFO("file " << file);
-    std::istringstream in(read_text(file));
-    std::string line, open;
-    std::set<std::string> seen;
-    while (std::getline(in, line)) {
-      std::smatch m;
-      if (!std::regex_match(line, m, marker)) continue;
-      const std::string id = m[1];
-      INFO("marker " << id);
-      if (open.empty()) {
-        CHECK(seen.insert(id).second);  // each marker names one region
-        open = id;
-      } else {
-        CHECK(id == open);  // the open region must close before another opens
-        open.clear();
-      }
-    }
-    CHECK(open.empty());
-  }
-}
+}  // namespace
 
-TEST_CASE("the CMake program lists match the scan and compaction tables") {
-  const std::string cmake = read_text("CMakeLists.txt");
-  for (const auto& [prefix, rows] :
-       std::vector<std::pair<std::string, std::vector<const ch13::VariantInfo*>>>{
-           {"scan", rows_of(ch13::scan_variants())}, {"compact", rows_of(ch13::compact_variants())}}) {
-    const std::regex pair("\\b([0-9]+[a-z]?):(" + prefix + "[0-9][0-9a-z_]*)");
-    std::vector<std::pair<std::string, std::string>> listed;
-    for (auto it = std::sregex_iterator(cmake.begin(), cmake.end(), pair);
-         it != std::sregex_iterator(); ++it)
-      listed.emplace_back((*it)[1], (*it)[2]);
-    INFO("table " << prefix);
-    REQUIRE(listed.size() == rows.size());
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      CHECK(listed[i].first == rows[i]->id);
-      CHECK(listed[i].second == rows[i]->program());
-    }
-  }
-}
-
-TEST_CASE("launchers reject block sizes their variant does not accept before touching the GPU") {
+TEST_CASE("every device scan rejects a block size it does not take before touching the GPU") {
+  const ch13::ScanVariant v = GENERATE(rows_with_threads(ch13::scan_variants()));
   ch13::Scratch empty;  // no device memory: a launcher that got past its check would fail
-  const std::vector<int> bad = {-5, 0, 1, 16, 31, 33, 48, 96, 100, 1000, 1023, 1025, 2048};
-  for (const auto& v : ch13::scan_variants()) {
-    if (v.impl != ch13::Impl::Ours) continue;
-    for (int t : bad) {
-      if (v.accepts_threads(t)) continue;
-      INFO(v.label() << ", threads " << t);
-      CHECK_THROWS_AS(v.launch_int(nullptr, nullptr, 1000, ch13::ScanKind::Inclusive, t, empty, nullptr),
-                      hb::UsageError);
-      CHECK_THROWS_AS(v.launch_float(nullptr, nullptr, 1000, ch13::ScanKind::Exclusive, t, empty, nullptr),
-                      hb::UsageError);
-    }
-  }
-  for (const auto& v : ch13::compact_variants()) {
-    if (v.impl != ch13::Impl::Ours) continue;
-    for (int t : bad) {
-      if (v.accepts_threads(t)) continue;
-      INFO(v.label() << ", threads " << t);
-      CHECK_THROWS_AS(v.launch(nullptr, nullptr, 1000, nullptr, t, empty, nullptr), hb::UsageError);
-    }
-  }
-  for (const auto& table : {ch13::warp_variants(), ch13::block_variants()}) {
-    for (const auto& v : table) {
-      for (int t : bad) {
-        if (v.accepts_threads(t)) continue;
-        INFO(v.label() << ", threads " << t);
-        CHECK_THROWS_AS(v.launch_int(nullptr, nullptr, 1000, ch13::ScanKind::Inclusive, t, 1, nullptr),
-                        hb::UsageError);
-      }
-    }
-  }
-  CHECK_THROWS_WITH(ch13::find_scan_variant("6").launch_int(nullptr, nullptr, 10, ch13::ScanKind::Inclusive,
-                                                           96, empty, nullptr),
+  rejects_bad_threads(v, [&](int t) {
+    v.launch.for_int(nullptr, nullptr, 1000, ch13::ScanKind::Inclusive, t, empty, nullptr);
+  });
+  rejects_bad_threads(v, [&](int t) {
+    v.launch.for_float(nullptr, nullptr, 1000, ch13::ScanKind::Exclusive, t, empty, nullptr);
+  });
+}
+
+TEST_CASE("every compaction rejects a block size it does not take before touching the GPU") {
+  const ch13::CompactVariant v = GENERATE(rows_with_threads(ch13::compact_variants()));
+  ch13::Scratch empty;
+  rejects_bad_threads(v, [&](int t) { v.launch(nullptr, nullptr, 1000, nullptr, t, empty, nullptr); });
+}
+
+TEST_CASE("every warp scan rejects a block size it does not take before touching the GPU") {
+  const ch13::WarpVariant v = GENERATE(from_range(ch13::with_alternates(ch13::warp_variants())));
+  rejects_bad_threads(v, [&](int t) {
+    v.launch.for_int(nullptr, nullptr, 1000, ch13::ScanKind::Inclusive, t, 1, nullptr);
+  });
+  rejects_bad_threads(v, [&](int t) {
+    v.launch.for_float(nullptr, nullptr, 1000, ch13::ScanKind::Exclusive, t, 1, nullptr);
+  });
+}
+
+TEST_CASE("every block scan rejects a block size it does not take before touching the GPU") {
+  const ch13::BlockVariant v = GENERATE(from_range(ch13::with_alternates(ch13::block_variants())));
+  rejects_bad_threads(v, [&](int t) {
+    v.launch.for_int(nullptr, nullptr, 1000, ch13::ScanKind::Inclusive, t, 1, nullptr);
+  });
+  rejects_bad_threads(v, [&](int t) {
+    v.launch.for_float(nullptr, nullptr, 1000, ch13::ScanKind::Exclusive, t, 1, nullptr);
+  });
+}
+
+TEST_CASE("a rejected block size names the variant and its rule") {
+  ch13::Scratch empty;
+  CHECK_THROWS_WITH(ch13::find_scan_variant("6").launch.for_int(nullptr, nullptr, 10, ch13::ScanKind::Inclusive,
+                                                               96, empty, nullptr),
                     Catch::Contains("scan variant 6") && Catch::Contains("power of two"));
 }
 
@@ -511,12 +422,12 @@ TEST_CASE("unknown variant ids are usage errors that list the valid ones") {
   CHECK_THROWS_WITH(ch13::find_compact_variant("4"), Catch::Contains("compaction"));
 }
 
-TEST_CASE("program and header names are built from table and id and name") {
+TEST_CASE("program names and labels are built from the table, the id and the name") {
   CHECK(ch13::find_scan_variant("3").program() == "scan3_scan_then_fan");
-  CHECK(ch13::find_scan_variant("0a").header() == "scan0a_cpu.h");
-  CHECK(ch13::find_scan_variant("6").header() == "scan6_decoupled_lookback.cuh");
+  CHECK(ch13::find_scan_variant("5a").label() == "scan variant 5a");
   CHECK(ch13::find_compact_variant("2").program() == "compact2_decoupled_lookback");
-  CHECK(ch13::warp_variants()[4].header() == "warp4_shuffle.cuh");
+  CHECK(ch13::find_compact_variant("2").label() == "compaction variant 2");
+  CHECK(ch13::warp_variants()[4].label() == "warp variant 4");
   CHECK(ch13::block_variants()[2].segment(128) == 256);
   CHECK(ch13::warp_variants()[1].segment(128) == 32);
 }
@@ -532,20 +443,19 @@ TEST_CASE("the recursive variants reserve room for every level") {
     CHECK(ch13::recursion_elements(n, 32) <= n / 31 + 64);  // what Scratch reserves
 }
 
-TEST_CASE("the bulk-copy variants declare compute capability 9.0, their portable form and their tile", "[table]") {
-  const ch13::VariantInfo* bulk[] = {&ch13::find_scan_variant("7"), &ch13::find_compact_variant("3")};
-  for (const ch13::VariantInfo* v : bulk) {
-    INFO(v->label());
-    CHECK(v->needs.cc == 90);
-    REQUIRE(v->needs.below != nullptr);
-    CHECK(std::string(v->needs.below).find("16-byte") != std::string::npos);
-    CHECK(v->tile_bytes_per_thread == ch13::kBulkItems * sizeof(int));
-  }
-  // Every other row runs as written on every GPU CUDA 13 supports, with no tile in shared memory.
-  for (const auto& v : ch13::scan_variants())
-    if (std::string(v.id) != "7") CHECK_FALSE(hb::needs_anything(v.needs));
-  for (const auto& v : ch13::compact_variants())
-    if (std::string(v.id) != "3") CHECK_FALSE(hb::needs_anything(v.needs));
-  for (const auto& v : ch13::warp_variants()) CHECK_FALSE(hb::needs_anything(v.needs));
-  for (const auto& v : ch13::block_variants()) CHECK_FALSE(hb::needs_anything(v.needs));
+TEST_CASE("only the bulk-copy variants need more than any GPU has, and they say what runs below 9.0") {
+  for_each_table([](const auto& table, const char*) {
+    for (const auto& v : table) {
+      INFO(v.label());
+      const bool bulk = v.tile_bytes_per_thread > 0;
+      CHECK(hb::needs_anything(v.needs) == bulk);
+      if (!bulk) continue;
+      CHECK(v.needs.cc == 90);
+      REQUIRE(v.needs.below != nullptr);
+      CHECK(std::string(v.needs.below).find("16-byte") != std::string::npos);
+      CHECK(v.tile_bytes_per_thread == v.items_per_thread * sizeof(int));
+    }
+  });
+  CHECK(ch13::find_scan_variant("7").tile_bytes_per_thread == ch13::kBulkTileBytesPerThread);
+  CHECK(ch13::find_compact_variant("3").tile_bytes_per_thread == ch13::kBulkTileBytesPerThread);
 }

@@ -1,5 +1,7 @@
 #include "hb/bench.h"
 
+#include "hb/error.h"
+
 #include "hb/bandwidth.h"
 #include "hb/capability.h"
 #include "hb/timing.h"
@@ -33,6 +35,89 @@ void add_run_facts(Report& r, const std::string& program, const std::string& com
   r.fact("SMs", std::to_string(dev.sm_count));
   r.fact("driver", driver_version_text());
   r.fact("CUDA runtime", cuda_version_text(dev.runtime_version));
+}
+
+void Failures::throw_if_any(std::size_t shown) const {
+  if (list_.empty()) return;
+  std::string msg = std::to_string(list_.size()) + " configuration(s) differ from the CPU: ";
+  for (std::size_t i = 0; i < list_.size() && i < shown; ++i) msg += (i ? "; " : "") + list_[i];
+  throw CheckFailed(msg);
+}
+
+BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
+                            const SweepUnits& units, double ceiling_rate, Failures& failures) {
+  const std::string unit = units.rates.at(0);
+  std::vector<std::string> cols = {"id", "variant"};
+  for (int t : kSweepBlockSizes) cols.push_back(std::to_string(t) + " " + unit);
+  for (const std::string& c : {"best " + unit, std::string("best threads"), std::string("% of CUB")})
+    cols.push_back(c);
+  if (!units.ceiling.empty()) cols.push_back("% of " + units.ceiling);
+  cols.push_back("check");
+  BlockSweep sweep{Report(cols), {}};
+  double reference = 0.0;
+  for (const SweepRow& row : rows) {
+    std::vector<std::string> cells = {row.id, row.title};
+    double best = 0.0;
+    int best_threads = 0;
+    bool ok = true;
+    bool checked = true;
+    const auto measure = [&](int threads, const std::string& where) {
+      const Sample s = row.measure(threads, n);
+      if (!s.ok) failures.add(row.label + where + ": " + s.failure);
+      ok = ok && s.ok;
+      checked = s.checked;
+      return s.rates.at(0);
+    };
+    for (int t : kSweepBlockSizes) {
+      if (row.reference || !row.accepts(t)) {
+        cells.push_back("-");
+        continue;
+      }
+      const double rate = measure(t, ", " + std::to_string(t) + " threads");
+      cells.push_back(fixed(rate, 1));
+      if (rate > best) {
+        best = rate;
+        best_threads = t;
+      }
+    }
+    if (row.reference) best = reference = measure(row.default_threads, "");
+    sweep.best_threads.push_back(best_threads > 0 ? best_threads : row.default_threads);
+    cells.push_back(fixed(best, 1));
+    cells.push_back(best_threads > 0 ? std::to_string(best_threads) : "-");
+    cells.push_back(percent(best, reference));
+    if (!units.ceiling.empty()) cells.push_back(percent(best, ceiling_rate));
+    cells.push_back(check_text(ok, checked));
+    sweep.report.row(cells);
+  }
+  return sweep;
+}
+
+Report size_sweep(const std::vector<SweepRow>& rows, const std::vector<int>& threads, int lo,
+                  int hi, const SweepUnits& units, Failures& failures) {
+  std::vector<std::string> cols = {"n", "log2 n", "id", "variant", "threads", "us (median)"};
+  cols.insert(cols.end(), units.rates.begin(), units.rates.end());
+  cols.push_back("x CUB");
+  cols.push_back("check");
+  Report r(cols);
+  for (int k = lo; k <= hi; ++k) {
+    const std::size_t n = std::size_t(1) << k;
+    double reference_us = 0.0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const SweepRow& row = rows[i];
+      const Sample s = row.measure(threads.at(i), n);
+      if (!s.ok) failures.add(row.label + ", n = " + std::to_string(n) + ": " + s.failure);
+      const double us = s.median_ms * 1e3;
+      if (row.reference) reference_us = us;
+      std::vector<std::string> cells = {std::to_string(n), std::to_string(k), row.id, row.title,
+                                        row.reference ? "-" : std::to_string(threads.at(i)),
+                                        fixed(us, 2)};
+      for (double rate : s.rates) cells.push_back(fixed(rate, 1));
+      cells.push_back(reference_us > 0 && us > 0 ? fixed(reference_us / us, 2) : "-");
+      cells.push_back(check_text(s.ok, s.checked));
+      r.row(cells);
+    }
+  }
+  return r;
 }
 
 }  // namespace hb

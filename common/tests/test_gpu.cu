@@ -87,6 +87,13 @@ TEST_CASE("poisoned outputs expose elements a kernel did not write", "[gpu]") {
   const auto r = hb::compare_exact(got.data(), want.data(), n);
   CHECK(r.mismatches == n / 2);
   CHECK(got[n - 1] == int(0xA5A5A5A5u));
+  // The same read back on a stream, element by element.
+  hb::Stream stream;
+  std::vector<float> floats(n);
+  hb::copy_to_host(floats.data(), reinterpret_cast<const float*>(d.data()), n, stream);
+  CHECK_FALSE(hb::is_poisoned(floats[n / 2 - 1]));
+  CHECK(hb::is_poisoned(floats[n / 2]));
+  CHECK(hb::is_poisoned(floats[n - 1]));
 }
 
 TEST_CASE("kernels write mapped host memory through its device pointer", "[gpu]") {

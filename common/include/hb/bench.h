@@ -1,12 +1,14 @@
 /// \file
 /// \brief How every chapter measures a kernel: one checked call, warm-up, the median of timed
-///        calls, and a second check; the facts every report starts with; and the rates and
-///        ratios the tables print.
+///        calls, and a second check; the facts every report starts with; the rates and ratios
+///        the tables print; and the book's two sweeps over a table of variants, block sizes
+///        and input sizes.
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -39,5 +41,75 @@ std::string percent(double part, double whole);
 /// capability, SMs, driver and CUDA runtime.
 void add_run_facts(Report& r, const std::string& program, const std::string& command,
                    const DeviceInfo& dev);
+
+/// "skipped" when nothing was checked, else "exact" or "FAIL": the check column of the tables.
+inline const char* check_text(bool ok, bool checked) {
+  return !checked ? "skipped" : ok ? "exact" : "FAIL";
+}
+
+/// The configurations of a run whose check failed. A program collects them over its whole
+/// sweep and then fails once, naming the first few.
+class Failures {
+ public:
+  void add(const std::string& what) { list_.push_back(what); }
+  bool empty() const { return list_.empty(); }
+  /// Throws CheckFailed ("3 configuration(s) differ from the CPU: a; b; c", the first
+  /// \p shown of them) unless empty().
+  void throw_if_any(std::size_t shown = 3) const;
+
+ private:
+  std::vector<std::string> list_;
+};
+
+/// The block sizes of the book's block-size sweeps.
+inline constexpr int kSweepBlockSizes[] = {32, 64, 128, 256, 512, 1024};
+
+/// One measured configuration, as a sweep prints it.
+struct Sample {
+  double median_ms = 0.0;
+  std::vector<double> rates;  ///< what the tables print (SweepUnits::rates), the compared one first
+  bool ok = true;             ///< the check passed, or was skipped
+  bool checked = true;        ///< false when checking is off (--no-check)
+  std::string failure;        ///< why the check failed, when !ok
+};
+
+/// A variant as the sweeps run it.
+struct SweepRow {
+  std::string id;     ///< "6"
+  std::string title;  ///< one line
+  std::string label;  ///< "scan variant 6": how a failure names it
+  /// The library row that every other is compared with ("% of CUB"); the library picks its own
+  /// block size, so it is measured once, with default_threads.
+  bool reference = false;
+  int default_threads = 0;  ///< the block size of the size sweep when no block size was measured
+  std::function<bool(int threads)> accepts;  ///< the block sizes it takes on this GPU
+  std::function<Sample(int threads, std::size_t n)> measure;
+};
+
+/// What a sweep's rates are called and what they are compared with.
+struct SweepUnits {
+  std::vector<std::string> rates;  ///< one name per Sample::rates entry: {"GB/s"}
+  std::string ceiling;  ///< a "% of <ceiling>" column of the block-size sweep ("copy"); empty: none
+};
+
+/// The result of block_size_sweep().
+struct BlockSweep {
+  Report report;                  ///< the table (the caller adds its facts)
+  std::vector<int> best_threads;  ///< per row: the fastest block size, or its default_threads
+};
+
+/// The book's block-size sweep at \p n elements: one row per variant and one column per block
+/// size of kSweepBlockSizes it accepts, with the first rate ("-" where it takes no such block),
+/// then its best rate and block size, the best as % of the reference row's rate (the reference
+/// must come before the rows compared with it), as % of \p ceiling_rate (when
+/// SweepUnits::ceiling names one), and the check. Every failed check is added to \p failures.
+BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
+                            const SweepUnits& units, double ceiling_rate, Failures& failures);
+
+/// The size sweep: for n = 2^lo ... 2^hi (prefixes of one input), every row at its block size
+/// \p threads[i]: the time in microseconds, every rate, the speed-up over the reference row of
+/// the same n ("x CUB"), and the check. Every failed check is added to \p failures.
+Report size_sweep(const std::vector<SweepRow>& rows, const std::vector<int>& threads, int lo,
+                  int hi, const SweepUnits& units, Failures& failures);
 
 }  // namespace hb

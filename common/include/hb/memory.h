@@ -184,9 +184,29 @@ class Event {
 /// hb::Stream is non-blocking, so it does not wait for the legacy stream that copy runs in.
 void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes);
 
+/// Copies \p count elements from device memory to host memory on \p stream and waits for them.
+template <typename T>
+void copy_to_host(T* host_dst, const T* device_src, std::size_t count, cudaStream_t stream = nullptr) {
+  if (count > 0) {
+    HB_CUDA_CHECK(cudaMemcpyAsync(host_dst, device_src, count * sizeof(T), cudaMemcpyDeviceToHost,
+                                  stream));
+  }
+  HB_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
 /// Fills device memory with a byte pattern ("poison") so that an element a kernel forgets
 /// to write is caught by the check.
 void poison(void* device_ptr, std::size_t bytes, unsigned char value = 0xA5,
             cudaStream_t stream = nullptr);
+
+/// Whether every byte of \p v is still \p value: an element that poison() filled and no
+/// kernel wrote (the guard element after an output, say).
+template <typename T>
+bool is_poisoned(const T& v, unsigned char value = 0xA5) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&v);
+  for (std::size_t i = 0; i < sizeof(T); ++i)
+    if (bytes[i] != value) return false;
+  return true;
+}
 
 }  // namespace hb

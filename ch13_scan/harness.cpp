@@ -1,0 +1,555 @@
+// Measuring and checking the variants, and the programs built on that: one program per
+// device-wide scan and per compaction, and the drivers `scan` and `compact`.
+//
+// Every number we print follows the same rules (hb::measure_checked): the input lives in device
+// memory before the clock starts, every buffer a launcher needs is allocated before the clock
+// starts, the time is the median of CUDA-event-timed repetitions enqueued back to back, and GB/s
+// counts the bytes a scan must move (n reads and n writes of the element type; a compaction
+// reads n and writes the selected elements), in decimal units (1e9 bytes/s). Each configuration
+// is checked against the CPU before and after its timed repetitions.
+#include <algorithm>
+#include <iostream>
+#include <map>
+
+#include "hb/bandwidth.h"
+#include "hb/bench.h"
+#include "hb/cli.h"
+#include "hb/device.h"
+#include "hb/timing.h"
+#include "reference.h"
+#include "scan.h"
+
+namespace ch13 {
+
+namespace {
+
+constexpr std::size_t kDefaultN = std::size_t(1) << 26;
+constexpr std::size_t kMaxN = std::size_t(1) << 30;
+constexpr int kWarmup = 2;
+
+// Keeps the first reason a measurement failed.
+void record(Measurement& m, bool ok, const std::string& why) {
+  if (!ok && m.ok) m.failure = why;
+  m.ok = m.ok && ok;
+}
+
+void finish(Measurement& m, double ms, double bytes, double elements) {
+  m.median_ms = ms;
+  m.gbs = hb::gbs(bytes, ms);
+  m.gelems = hb::gbs(elements, ms);
+}
+
+std::string data_text(bool floats, std::uint64_t seed) {
+  return (floats ? "float multiples of 2^-8 in [-1, 1) (scans exact in any order), seed "
+                 : "int32 uniform in [-1000, 1000], seed ") +
+         std::to_string(seed);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// The benches.
+
+template <typename T>
+ScanBench<T>::ScanBench(std::size_t max_n, ScanKind kind, std::uint64_t seed, int iters, bool check)
+    : kind_(kind), iters_(iters), check_(check), scratch_(max_n),
+      in_(make_exact_inputs<T>(max_n, seed)), d_in_(max_n), d_out_(max_n + 1),
+      host_out_(max_n + 1) {
+  if (max_n > 0) hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
+  if (check_) want_ = reference_scan(in_, kind_);
+}
+
+template <typename T>
+Measurement ScanBench<T>::measure(const ScanVariant& v, int threads, std::size_t n) {
+  Measurement m;
+  m.checked = check_;
+  const auto compare = [&] {
+    const hb::CompareResult r = compare_scan(host_out_.data(), want_.data(), n);
+    record(m, r.ok, r.report);
+    return m.ok;
+  };
+  double ms = 0.0;
+  if (v.is_cpu()) {
+    ms = hb::time_host([&] { cpu_scan<T>(host_out_.data(), in_.data(), n, kind_); }, 1,
+                       std::min(iters_, 5)).median_ms;
+    if (check_) compare();
+  } else {
+    const ScanLauncher<T> launch = v.launch.template get<T>();
+    ms = hb::measure_checked(
+             [&](cudaStream_t st) { hb::poison(d_out_.data(), (n + 1) * sizeof(T), 0xA5, st); },
+             [&](cudaStream_t st) {
+               launch(d_in_.data(), d_out_.data(), n, kind_, threads, scratch_, st);
+             },
+             [&] {
+               hb::copy_to_host(host_out_.data(), d_out_.data(), n + 1, stream_);
+               record(m, hb::is_poisoned(host_out_[n]),
+                      "the element after the last one was overwritten");
+               return compare();
+             },
+             stream_, kWarmup, iters_, check_)
+             .median_ms;
+  }
+  finish(m, ms, 2.0 * n * sizeof(T), static_cast<double>(n));
+  return m;
+}
+
+template <typename T>
+double ScanBench<T>::copy_gbs(std::size_t n) const {
+  return n == 0 ? 0.0 : hb::measure_device_copy(n * sizeof(T), iters_).gbs;
+}
+
+template class ScanBench<int>;
+template class ScanBench<float>;
+
+CompactBench::CompactBench(std::size_t max_n, std::uint64_t seed, int iters, bool check)
+    : iters_(iters), check_(check), scratch_(max_n), in_(make_ints(max_n, seed)), d_in_(max_n),
+      d_out_(max_n + 1), d_count_(1), host_out_(max_n + 1) {
+  if (max_n > 0) hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
+}
+
+Measurement CompactBench::measure(const CompactVariant& v, int threads, std::size_t n) {
+  Measurement m;
+  m.checked = check_;
+  if (check_ && want_n_ != n) {
+    want_ = reference_compact(in_, n);
+    want_n_ = n;
+  }
+  std::size_t count = 0;
+  const auto compare = [&] {
+    if (count != want_.size()) {
+      record(m, false, "selected " + std::to_string(count) + " elements, the CPU " +
+                           std::to_string(want_.size()));
+    } else {
+      const hb::CompareResult r =
+          hb::compare_exact(host_out_.data(), want_.data(), count, "selected elements");
+      record(m, r.ok, r.report);
+    }
+    return m.ok;
+  };
+  // The count the GPU wrote (0 when it is not a count of n inputs).
+  const auto read_count = [&] {
+    int c = 0;
+    hb::copy_to_host(&c, d_count_.data(), 1, stream_);
+    record(m, !check_ || (c >= 0 && std::size_t(c) <= n),
+           "count " + std::to_string(c) + " for " + std::to_string(n) + " inputs");
+    return c >= 0 && std::size_t(c) <= n ? std::size_t(c) : 0;
+  };
+  double ms = 0.0;
+  if (v.is_cpu()) {
+    ms = hb::time_host([&] { count = cpu_compact(host_out_.data(), in_.data(), n, IsOdd{}); }, 1,
+                       std::min(iters_, 5)).median_ms;
+    if (check_) compare();
+  } else {
+    ms = hb::measure_checked(
+             [&](cudaStream_t st) {
+               hb::poison(d_out_.data(), (n + 1) * sizeof(int), 0xA5, st);
+               hb::poison(d_count_.data(), sizeof(int), 0xA5, st);
+             },
+             [&](cudaStream_t st) {
+               v.launch(d_in_.data(), d_out_.data(), n, d_count_.data(), threads, scratch_, st);
+             },
+             [&] {
+               count = read_count();
+               hb::copy_to_host(host_out_.data(), d_out_.data(), count + 1, stream_);
+               record(m, hb::is_poisoned(host_out_[count]),
+                      "the element after the last selected one was written");
+               return compare();
+             },
+             stream_, kWarmup, iters_, check_).median_ms;
+    if (!check_) count = read_count();
+  }
+  m.selected = count;
+  finish(m, ms, 4.0 * double(n + count), static_cast<double>(n));
+  return m;
+}
+
+namespace {
+
+// Warp and block level: scans of independent segments, repeated in registers or shared memory
+// so that the scan itself, not memory, sets the time. One checked call (reps = 1), then the
+// median of reps-long calls; the rate counts n x reps elements scanned.
+class SegmentBench {
+ public:
+  SegmentBench(std::size_t n, std::uint64_t seed, int iters)
+      : n_(n), iters_(iters), in_(make_floats(n, seed, FloatData::Grid)), d_in_(n), d_out_(n),
+        host_out_(n) {
+    hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
+  }
+
+  template <typename Row>
+  Measurement measure(const Row& v, int threads, int reps, bool check) {
+    const SegmentLauncher<float> launch = v.launch.for_float;
+    Measurement m;
+    m.checked = check;
+    if (check) {
+      hb::poison(d_out_.data(), d_out_.bytes(), 0xA5, stream_);
+      launch(d_in_.data(), d_out_.data(), n_, ScanKind::Inclusive, threads, 1, stream_);
+      hb::copy_to_host(host_out_.data(), d_out_.data(), n_, stream_);
+      std::vector<double>& want = want_[v.segment(threads)];
+      if (want.empty() && n_ > 0) {
+        want.resize(n_);
+        cpu_segmented_scan(want.data(), in_.data(), n_, v.segment(threads), ScanKind::Inclusive);
+      }
+      const hb::CompareResult r = compare_scan(host_out_.data(), want.data(), n_);
+      record(m, r.ok, r.report);
+    }
+    const double ms = hb::time_events(
+        [&](cudaStream_t st) {
+          launch(d_in_.data(), d_out_.data(), n_, ScanKind::Inclusive, threads, reps, st);
+        },
+        stream_, kWarmup, iters_).median_ms;
+    finish(m, ms, 8.0 * n_, static_cast<double>(n_) * reps);
+    return m;
+  }
+
+ private:
+  std::size_t n_;
+  int iters_;
+  std::vector<float> in_;
+  hb::DeviceBuffer<float> d_in_, d_out_;
+  std::vector<float> host_out_;
+  hb::Stream stream_;
+  std::map<std::size_t, std::vector<double>> want_;  // by segment length
+};
+
+// ---------------------------------------------------------------------------------------
+// The programs.
+
+// The flags of the programs beyond the shared ones.
+struct Flags {
+  int threads = kDefaultThreads;
+  std::string type = "int";
+  bool exclusive = false;
+  bool inclusive = false;
+  bool floats() const { return type == "float"; }
+  ScanKind kind() const { return exclusive ? ScanKind::Exclusive : ScanKind::Inclusive; }
+};
+
+// What the programs of the scan table and of the compaction table do differently: the
+// compactions compare elements per second (their bytes depend on how many are selected), have
+// no copy column, and take no --type or --exclusive.
+struct ScanLevel {
+  using Row = ScanVariant;
+  static const std::vector<Row>& rows() { return scan_variants(); }
+  static constexpr bool kScan = true;
+  static constexpr const char* kProgram = "scan";
+  static hb::SweepUnits units() { return {{"GB/s"}, "copy"}; }
+  static std::vector<double> rates(const Measurement& m) { return {m.gbs}; }
+  static void facts(hb::Report& r, const hb::CommonOptions& opt, const Flags& f, std::size_t n) {
+    r.fact("type", f.type);
+    r.fact("scan", kind_name(f.kind()));
+    r.fact("n (elements)", std::to_string(n));
+    r.fact("data", data_text(f.floats(), opt.seed));
+    r.fact("GB/s", "1e9 bytes/s; bytes = 2 x 4 n (each element read once and written once)");
+    r.fact("check", opt.no_check ? "skipped (--no-check)"
+                                 : "every element exact against the CPU, before and after the "
+                                   "timed calls; the element after the last untouched");
+  }
+};
+struct CompactLevel {
+  using Row = CompactVariant;
+  static const std::vector<Row>& rows() { return compact_variants(); }
+  static constexpr bool kScan = false;
+  static constexpr const char* kProgram = "compact";
+  static hb::SweepUnits units() { return {{"G elements/s", "GB/s"}, ""}; }
+  static std::vector<double> rates(const Measurement& m) { return {m.gelems, m.gbs}; }
+  static void facts(hb::Report& r, const hb::CommonOptions& opt, const Flags&, std::size_t n) {
+    r.fact("n (int32 elements)", std::to_string(n));
+    r.fact("data", data_text(false, opt.seed) + "; the odd ones are selected");
+    r.fact("G elements/s", "1e9 input elements per second");
+    r.fact("GB/s", "1e9 bytes/s; bytes = 4 (n + selected): every input read, every selected "
+                   "element written");
+    r.fact("check", opt.no_check ? "skipped (--no-check)"
+                                 : "count and every selected element exact against the CPU, "
+                                   "before and after the timed calls");
+  }
+};
+
+void add_scan_flags(hb::Cli& cli, Flags& f) {
+  cli.app()
+      .add_option("--type", f.type, "element type: int (int32) or float")
+      ->check(CLI::IsMember({"int", "float"}))
+      ->capture_default_str();
+  auto* ex = cli.app().add_flag("--exclusive", f.exclusive, "compute the exclusive scan");
+  auto* in =
+      cli.app().add_flag("--inclusive", f.inclusive, "compute the inclusive scan (the default)");
+  ex->excludes(in);
+  in->excludes(ex);
+}
+
+hb::CliSpec spec_of(const char* program, const std::string& description, const char* n_unit) {
+  hb::CliSpec spec;
+  spec.program = program;
+  spec.description = description;
+  spec.default_n = kDefaultN;
+  spec.max_n = kMaxN;
+  spec.n_unit = n_unit;
+  return spec;
+}
+
+// The facts every report of the chapter starts with.
+void add_facts(hb::Report& r, const std::string& program, const hb::Cli& cli) {
+  const auto& opt = cli.options();
+  hb::add_run_facts(r, program, cli.command_line(), hb::query_device(opt.device));
+  const auto note_forms = [&](const auto& table) {
+    for (const auto& v : table)
+      if (const std::string note = hb::form_note(v.needs); !note.empty()) r.fact(v.label(), note);
+  };
+  note_forms(scan_variants());
+  note_forms(compact_variants());
+  r.fact("iterations", std::to_string(opt.iters) + " timed (median) after " +
+                           std::to_string(kWarmup) + " untimed");
+}
+
+// Runs \p run with the bench of the level's table for inputs of up to \p n elements (for a
+// scan, of the element type and kind of the flags), built before anything is timed.
+template <typename Level, typename Run>
+int with_bench(std::size_t n, const hb::CommonOptions& opt, const Flags& f, Run run) {
+  if constexpr (!Level::kScan) {
+    CompactBench bench(n, opt.seed, opt.iters, !opt.no_check);
+    return run(bench);
+  } else if (f.floats()) {
+    ScanBench<float> bench(n, f.kind(), opt.seed, opt.iters, !opt.no_check);
+    return run(bench);
+  } else {
+    ScanBench<int> bench(n, f.kind(), opt.seed, opt.iters, !opt.no_check);
+    return run(bench);
+  }
+}
+
+// One per-variant program: CUB, then the variant (unless it is CUB), on the same data.
+template <typename Level, typename Bench>
+int run_variant(const typename Level::Row& v, Bench& bench, const hb::Cli& cli, const Flags& f) {
+  const auto& opt = cli.options();
+  const auto& cub = hb::find_row(Level::rows(), "0b");
+  const Measurement ref = bench.measure(cub, 0, opt.n);
+  const Measurement mine = &v == &cub ? ref : bench.measure(v, f.threads, opt.n);
+  double copy = 0.0;
+  if constexpr (Level::kScan) copy = bench.copy_gbs(opt.n);
+  hb::Report report(
+      Level::kScan
+          ? std::vector<std::string>{"id", "variant", "type", "scan", "threads", "ms (median)",
+                                     "GB/s", "% of CUB", "% of copy", "check"}
+          : std::vector<std::string>{"id", "variant", "threads", "ms (median)", "G elements/s",
+                                     "GB/s", "% of CUB", "selected", "check"});
+  add_facts(report, cli.spec().program, cli);
+  Level::facts(report, opt, f, opt.n);
+  if (Level::kScan) report.fact("device copy (GB/s)", hb::fixed(copy, 1));
+  for (const auto* row : &v == &cub ? std::vector{&cub} : std::vector{&cub, &v}) {
+    const Measurement& m = row == &cub ? ref : mine;
+    const std::string threads = row->default_threads() > 0 ? std::to_string(f.threads) : "-";
+    const std::string percent = hb::percent(Level::rates(m)[0], Level::rates(ref)[0]);
+    const std::string check = hb::check_text(m.ok, m.checked);
+    if (Level::kScan) {
+      report.row({row->id, row->title, f.type, kind_name(f.kind()), threads,
+                  hb::fixed(m.median_ms, 3), hb::fixed(m.gbs, 1), percent, hb::percent(m.gbs, copy),
+                  check});
+    } else {
+      report.row({row->id, row->title, threads, hb::fixed(m.median_ms, 3), hb::fixed(m.gelems, 1),
+                  hb::fixed(m.gbs, 1), percent, std::to_string(m.selected), check});
+    }
+  }
+  report.print(std::cout, opt.csv);
+  if (!ref.ok || !mine.ok)
+    throw hb::CheckFailed(v.label() + ": " + (!mine.ok ? mine.failure : "CUB: " + ref.failure));
+  return 0;
+}
+
+template <typename Level>
+int variant_program(const char* program, const char* id, int argc, char** argv) {
+  const auto& v = hb::find_row(Level::rows(), id);
+  if (v.program() != program) {
+    throw std::logic_error(std::string("program ") + program + " is built for " + v.label() +
+                           ", whose program is " + v.program());
+  }
+  hb::Cli cli(spec_of(program,
+                      "Chapter 13, " + v.label() + ": " + v.title +
+                          (Level::kScan
+                               ? ". Scans --n elements, checks the result against the CPU, and "
+                                 "prints time, GB/s (1e9 bytes/s, counting n reads and n writes) "
+                                 "and % of CUB."
+                               : ". Copies the odd elements of --n int32 values, checks them "
+                                 "against the CPU, and prints time, elements/s, GB/s and % of "
+                                 "CUB DeviceSelect::If."),
+                      Level::kScan ? "elements" : "int32 elements"));
+  Flags f;
+  if (v.default_threads() > 0) {
+    cli.app()
+        .add_option("--threads", f.threads, "threads per block: " + hb::describe(v.threads))
+        ->capture_default_str();
+  }
+  if (Level::kScan) add_scan_flags(cli, f);
+  if (!cli.parse(argc, argv)) return 0;
+  const auto& opt = cli.options();
+  require_threads(v.label(), v.threads, f.threads);  // before any GPU work
+  hb::select_device(opt.device);
+  return with_bench<Level>(opt.n, opt, f,
+                           [&](auto& bench) { return run_variant<Level>(v, bench, cli, f); });
+}
+
+// The block-size sweep of a device-level table (the GPU rows; with \p selected, that row and
+// CUB) and the size sweep of the same rows, each at its best block size (a size sweep alone
+// measures the block sizes first, without printing them).
+template <typename Level, typename Bench>
+int device_sweeps(Bench& bench, const typename Level::Row* selected, const hb::Cli& cli,
+                  const Flags& f, const std::string& sweep, int max_log2, hb::Failures& failures) {
+  const auto& opt = cli.options();
+  std::vector<hb::SweepRow> rows;
+  for (const auto& v : Level::rows()) {
+    if (v.is_cpu() || (selected != nullptr && &v != selected && !v.is_library())) continue;
+    rows.push_back({v.id, v.title, v.label(), v.is_library(), v.default_threads(),
+                    [&v](int t) { return v.accepts_threads_here(t); },
+                    [&v, &bench](int t, std::size_t n) {
+                      const Measurement m = bench.measure(v, t, n);
+                      return hb::Sample{m.median_ms, Level::rates(m), m.ok, m.checked, m.failure};
+                    }});
+  }
+  double copy = 0.0;
+  if constexpr (Level::kScan) copy = bench.copy_gbs(opt.n);
+  hb::BlockSweep threads = hb::block_size_sweep(rows, opt.n, Level::units(), copy, failures);
+  add_facts(threads.report, std::string(Level::kProgram) + " (block-size sweep)", cli);
+  Level::facts(threads.report, opt, f, opt.n);
+  if (Level::kScan) threads.report.fact("device copy (GB/s)", hb::fixed(copy, 1));
+  if (sweep != "sizes") {
+    threads.report.print(std::cout, opt.csv);
+    if (sweep == "threads") return 0;
+    std::cout << '\n';
+  }
+  hb::Report sizes =
+      hb::size_sweep(rows, threads.best_threads, 10, max_log2, Level::units(), failures);
+  add_facts(sizes, std::string(Level::kProgram) + " (size sweep)", cli);
+  Level::facts(sizes, opt, f, std::max(opt.n, std::size_t(1) << max_log2));
+  sizes.fact("sizes", "2^10 .. 2^" + std::to_string(max_log2) +
+                          " elements, prefixes of one input; each variant at its best block size "
+                          "of the block-size sweep at n = " + std::to_string(opt.n));
+  sizes.print(std::cout, opt.csv);
+  return 0;
+}
+
+// The synthetic sweep of the warp- or block-level scans: one column per block size (warp: the
+// --threads given), in G scans/s.
+template <typename Row>
+void segment_sweep(const std::vector<Row>& table, bool warp, const hb::Cli& cli, const Flags& f,
+                   int reps, hb::Failures& failures) {
+  const auto& opt = cli.options();
+  SegmentBench bench(opt.n, opt.seed, opt.iters);
+  const std::vector<int> sizes = warp ? std::vector<int>{f.threads}
+                                      : std::vector<int>(std::begin(hb::kSweepBlockSizes),
+                                                         std::end(hb::kSweepBlockSizes));
+  std::vector<std::string> cols = {"id", "variant"};
+  for (int t : sizes) cols.push_back(std::to_string(t) + " threads G scans/s");
+  cols.push_back("check");
+  hb::Report r(cols);
+  add_facts(r, warp ? "scan (warp-level scans)" : "scan (block-level scans)", cli);
+  r.fact("n (elements)", std::to_string(opt.n));
+  r.fact("reps", std::to_string(reps) + " inclusive scans in a row of every " +
+                     (warp ? "32-element segment" : "tile") + ", in registers or shared memory");
+  r.fact("G scans/s", "1e9 x n x reps / time: elements scanned per second");
+  r.fact("data", data_text(true, opt.seed) +
+                     " (float: repeated scans overflow to infinity, which costs nothing)");
+  r.fact("check", opt.no_check ? "skipped" : "one scan (reps = 1) exact against the CPU");
+  for (const auto& v : with_alternates(table)) {
+    std::vector<std::string> cells = {v.id, v.title};
+    bool ok = true;
+    for (int t : sizes) {
+      if (!v.accepts_threads(t)) {
+        cells.push_back("-");
+        continue;
+      }
+      const Measurement m = bench.measure(v, t, reps, !opt.no_check);
+      if (!m.ok) failures.add(v.label() + ", " + std::to_string(t) + " threads: " + m.failure);
+      ok = ok && m.ok;
+      cells.push_back(hb::fixed(m.gelems, 1));
+    }
+    cells.push_back(hb::check_text(ok, !opt.no_check));
+    r.row(cells);
+  }
+  r.print(std::cout, opt.csv);
+}
+
+}  // namespace
+
+int variant_program_main(const char* program, const char* id, int argc, char** argv) {
+  return hb::run_main(program, [&] {
+    return std::string_view(program).rfind("compact", 0) == 0
+               ? variant_program<CompactLevel>(program, id, argc, argv)
+               : variant_program<ScanLevel>(program, id, argc, argv);
+  });
+}
+
+int driver_main(const char* program, int argc, char** argv) {
+  return hb::run_main(program, [&] {
+    const bool scan = std::string_view(program) == "scan";
+    hb::Cli cli(spec_of(
+        program,
+        scan ? "Chapter 13 driver: the device-level scans over block sizes 32..1024 (GB/s at --n "
+               "elements) and against CUB over sizes 2^10 .. 2^max-log2; with --sweep warp or "
+               "block, the warp- and block-level scans on a synthetic workload (--reps scans in a "
+               "row)."
+             : "Chapter 13 compaction driver: the stream compactions of the odd elements over "
+               "block sizes 32..1024 (at --n int32 elements) and against CUB DeviceSelect::If "
+               "over sizes 2^10 .. 2^max-log2.",
+        scan ? "elements (block-size, warp and block sweeps)"
+             : "int32 elements (block-size sweep)"));
+    std::string only;
+    std::string sweep = "both";
+    int max_log2 = 28;
+    int reps = 64;
+    Flags f;
+    cli.app().add_option("--variant", only,
+                         scan ? "device-level sweeps: only this variant (and CUB): " +
+                                    hb::ids_of(scan_variants())
+                              : "only this variant (and CUB): " + hb::ids_of(compact_variants()));
+    cli.app()
+        .add_option("--sweep", sweep,
+                    scan ? "which tables: threads (block sizes), sizes, both, warp or block"
+                         : "which tables: threads (block sizes), sizes, or both")
+        ->check(scan ? CLI::IsMember({"threads", "sizes", "both", "warp", "block"})
+                     : CLI::IsMember({"threads", "sizes", "both"}))
+        ->capture_default_str();
+    cli.app()
+        .add_option("--max-log2", max_log2, "largest size of the size sweep is 2^max-log2")
+        ->check(CLI::Range(10, 30))
+        ->capture_default_str();
+    if (scan) {
+      cli.app()
+          .add_option("--reps", reps, "warp and block sweeps: scans in a row per element")
+          ->check(CLI::Range(1, 4096))
+          ->capture_default_str();
+      cli.app()
+          .add_option("--threads", f.threads, "warp sweep: threads per block (a multiple of 32)")
+          ->check(CLI::Range(32, 1024))
+          ->capture_default_str();
+      add_scan_flags(cli, f);
+    }
+    if (!cli.parse(argc, argv)) return 0;
+    const auto& opt = cli.options();
+    const ScanVariant* scan_row = scan && !only.empty() ? &find_scan_variant(only) : nullptr;
+    const CompactVariant* compact_row =
+        !scan && !only.empty() ? &find_compact_variant(only) : nullptr;
+    if (f.threads % 32 != 0)
+      throw hb::UsageError("--threads " + std::to_string(f.threads) + ": must be a multiple of 32");
+
+    hb::select_device(opt.device);
+    hb::Failures failures;
+    const std::size_t largest =
+        std::max(opt.n, sweep != "threads" ? std::size_t(1) << max_log2 : 0);
+    if (sweep == "warp") {
+      segment_sweep(warp_variants(), true, cli, f, reps, failures);
+    } else if (sweep == "block") {
+      segment_sweep(block_variants(), false, cli, f, reps, failures);
+    } else if (scan) {
+      with_bench<ScanLevel>(largest, opt, f, [&](auto& bench) {
+        return device_sweeps<ScanLevel>(bench, scan_row, cli, f, sweep, max_log2, failures);
+      });
+    } else {
+      with_bench<CompactLevel>(largest, opt, f, [&](auto& bench) {
+        return device_sweeps<CompactLevel>(bench, compact_row, cli, f, sweep, max_log2, failures);
+      });
+    }
+    failures.throw_if_any();
+    return 0;
+  });
+}
+
+}  // namespace ch13

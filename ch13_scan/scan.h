@@ -1,0 +1,441 @@
+/// \file
+/// \brief What every scan of chapter 13 shares: which scan to compute, the predicate of the
+///        stream compaction, the caller-owned scratch memory, one launcher signature per level,
+///        and the four tables of variants (warp, block, device-wide scan, compaction) from which
+///        the programs, the drivers and the tests are made.
+///
+/// Each row of a table is one file of `kernels/<level>/`, in the order of the text (`ls` is the
+/// table of contents), or the CPU reference of reference.h. Launchers never allocate: every
+/// buffer they need comes from a Scratch that the caller builds once, before any timed region,
+/// for the largest input it will scan. Two calls that may run at the same time (different
+/// streams) need two Scratch objects.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "hb/capability.h"
+#include "hb/error.h"
+#include "hb/memory.h"
+#include "hb/variants.h"
+
+#if defined(__CUDACC__)
+#define CH13_HD __host__ __device__
+#else
+#define CH13_HD
+#endif
+
+namespace ch13 {
+
+using hb::BlockRule;
+using hb::ceil_div;
+using hb::require_threads;
+
+/// Which scan a launcher computes (section 13.1). The inclusive scan writes
+/// \f$y_i = x_0 \oplus \dots \oplus x_i\f$, the exclusive scan
+/// \f$y_i = x_0 \oplus \dots \oplus x_{i-1}\f$ with \f$y_0\f$ the identity (0 for +).
+enum class ScanKind { Inclusive, Exclusive };
+
+/// "inclusive" or "exclusive", for tables and messages.
+inline const char* kind_name(ScanKind kind) {
+  return kind == ScanKind::Inclusive ? "inclusive" : "exclusive";
+}
+
+// [compact-predicate]
+/// The predicate of listing 13.22's stream compaction: keep the odd integers. The book's
+/// `isOdd` returned `x & 1` as a bool; negative odd numbers are odd too (two's complement).
+struct IsOdd {
+  CH13_HD bool operator()(int x) const { return (x & 1) != 0; }
+};
+// [compact-predicate]
+
+/// The type the checks sum T in: 64-bit integers for int, double for float.
+template <typename T>
+using Wide = std::conditional_t<std::is_same_v<T, int>, long long, double>;
+
+/// Elements per thread of the single-pass kernels (variant 6 and compaction 2): four
+/// 16-byte vectors of 4-byte elements. Kept here because the scratch memory is sized by it.
+constexpr int kLookbackItems = 16;
+/// Elements per thread of variant 7 and compaction 3, whose tiles are staged in shared memory
+/// (32 KB for 256 threads of int): eight 16-byte vectors.
+constexpr int kBulkItems = 32;
+/// Dynamic shared memory per thread of variant 7 and compaction 3 (their staged tile).
+constexpr unsigned kBulkTileBytesPerThread = kBulkItems * 4;
+/// What variant 7 and compaction 3 need from the GPU: the bulk-copy engine of compute
+/// capability 9.0, and below it what runs in its place.
+inline constexpr hb::Needs kBulkCopyNeeds = {
+    90, "every thread stages 16-byte vectors of the tile (no bulk-copy engine before 9.0)"};
+
+/// Whether a block of \p threads threads with \p bytes_per_thread of dynamic shared memory (and
+/// a little static) fits the shared memory the current GPU grants (hb::shared_per_block_limit).
+/// Always true for 0 bytes per thread.
+bool fits_shared_memory(unsigned bytes_per_thread, int threads);
+/// Throws hb::UsageError naming \p variant unless fits_shared_memory(bytes_per_thread, threads).
+void require_shared_memory(const std::string& variant, unsigned bytes_per_thread, int threads);
+
+/// Device memory every device-level variant may need, sized once for inputs of up to max_n
+/// 4-byte elements (variants/device.cu).
+class Scratch {
+ public:
+  /// Holds nothing. Enough for calls that are rejected before they reach the GPU (bad block
+  /// sizes), which is what the CPU-only tests check.
+  Scratch() = default;
+  /// Allocates every buffer for inputs of up to \p max_n elements on the current device and
+  /// initializes the state of the single-pass kernels.
+  explicit Scratch(std::size_t max_n);
+
+  std::size_t max_n() const { return max_n_; }
+
+  /// Room for the per-tile totals of every level of a recursive scan (variants 1 to 4): at
+  /// most \f$N/31 + 64\f$ elements for tiles of at least 32 elements. Throws
+  /// std::logic_error when \p count elements of T do not fit (a programming error).
+  template <typename T>
+  T* levels(std::size_t count) const {
+    return levels_.fit<T>(count, "levels");
+  }
+  /// The fixed, small array of partials of the two-level variants (5a-5c, compaction 1).
+  template <typename T>
+  T* partials(std::size_t count) const {
+    return partials_.fit<T>(count, "partials");
+  }
+  /// The most partials the two-level variants may use: one per block that fits on the GPU
+  /// at once, counting 32 blocks per SM (the hardware's limit).
+  std::size_t max_partials() const { return max_partials_; }
+
+  /// The state of the decoupled look-back (scan 6, compaction 2) for a launch of \p tiles
+  /// tiles: one 64-bit status word per tile and one 64-bit counter whose high half is the
+  /// current epoch and whose low half hands out tile indices. Every call goes through this
+  /// function, which counts the calls and, once every epoch_period() calls, clears the
+  /// status words and restarts the epochs (on \p stream) so that an epoch never repeats
+  /// while an old status word could still carry it (see kernels/device/06_decoupled_lookback.cuh).
+  unsigned long long* lookback_status(std::size_t tiles, cudaStream_t stream);
+  /// The tile counter of the look-back (the word described above).
+  unsigned long long* lookback_counter() const { return counter_.data(); }
+  /// Calls between two restarts of the epochs; tests make it small to exercise the restart.
+  std::uint32_t epoch_period() const { return epoch_period_; }
+  /// Sets epoch_period() (between 1 and 2^31 - 2).
+  void set_epoch_period(std::uint32_t calls);
+
+  /// Temporary storage for CUB (scan 0b and compaction 0b), enough for max_n elements.
+  void* cub_storage() const { return cub_.data(); }
+  std::size_t cub_bytes() const { return cub_bytes_; }
+
+  int sm_count() const { return sm_count_; }
+  /// Blocks of \p threads threads that fit on the GPU at once when threads are the only
+  /// limit (at most 32 per SM): the grid of the book's grid-stride kernels.
+  int resident_blocks(int threads) const;
+
+ private:
+  void restart_epochs(cudaStream_t stream);
+
+  std::size_t max_n_ = 0;
+  std::size_t max_partials_ = 0;
+  hb::ScratchBytes levels_, partials_, cub_;
+  hb::DeviceBuffer<unsigned long long> status_, counter_;
+  std::size_t cub_bytes_ = 0;
+  std::uint64_t lookback_calls_ = 0;
+  std::uint32_t epoch_period_ = (1u << 31) - 2;
+  int sm_count_ = 0;
+  int max_threads_per_sm_ = 0;
+};
+
+/// Elements of Scratch::levels() a recursive scan of \p n elements with tiles of \p tile
+/// elements needs: \f$\lceil n/t \rceil + \lceil n/t^2 \rceil + \dots\f$ down to one tile.
+std::size_t recursion_elements(std::size_t n, std::size_t tile);
+
+/// Bytes of temporary storage CUB's DeviceSelect::If needs for up to \p max_n elements
+/// (variants/compact.cu, where compaction 0b is compiled); Scratch holds the larger of this
+/// and what DeviceScan needs.
+std::size_t cub_select_bytes(std::size_t max_n);
+
+/// The one signature of the device-level scans: scan \p n elements of T at \p in (device)
+/// into \p out (device; may equal \p in), inclusive or exclusive, with blocks of \p threads
+/// threads, on \p stream. Asynchronous. Throws hb::UsageError, before any GPU work, when the
+/// variant does not accept \p threads.
+template <typename T>
+using ScanLauncher = void (*)(const T* in, T* out, std::size_t n, ScanKind kind, int threads,
+                              Scratch& scratch, cudaStream_t stream);
+
+/// The one signature of the compactions: copy the odd elements of the \p n int32 values at
+/// \p in to the front of \p out, in order, and write how many to \p count (all device
+/// memory). Only the first count elements of \p out are written.
+using CompactLauncher = void (*)(const int* in, int* out, std::size_t n, int* count, int threads,
+                                 Scratch& scratch, cudaStream_t stream);
+
+/// The one signature of the warp- and block-level test kernels: scan every segment (32
+/// elements for a warp, one tile for a block) of the \p n elements at \p in independently,
+/// \p reps times in a row (the output of one repetition is the input of the next; 1 for the
+/// plain scan), and write the result to \p out. \p threads is the block size.
+template <typename T>
+using SegmentLauncher = void (*)(const T* in, T* out, std::size_t n, ScanKind kind, int threads,
+                                 int reps, cudaStream_t stream);
+
+/// A variant's launcher for int and for float: the scans of every level run on both.
+template <template <typename> class Launcher>
+struct IntAndFloat {
+  Launcher<int> for_int = nullptr;
+  Launcher<float> for_float = nullptr;
+  /// Whether there are launchers (the CPU reference has none).
+  explicit operator bool() const { return for_int != nullptr && for_float != nullptr; }
+  /// The launcher for T (int or float).
+  template <typename T>
+  Launcher<T> get() const {
+    if constexpr (std::is_same_v<T, int>) {
+      return for_int;
+    } else {
+      return for_float;
+    }
+  }
+};
+
+/// The four tables of the chapter; each row is a file of `kernels/warp/`, `kernels/block/`,
+/// `kernels/device/` or `kernels/compact/`.
+enum class Level { Warp, Block, Device, Compact };
+
+/// Another instantiation of a row's kernel file that the sweeps and tests run just before the
+/// row, as a row of its own (warp variant 3 without zero padding, which the book counts too).
+template <typename Launch>
+struct Alternate {
+  const char* id = nullptr;  ///< "3u"; nullptr: none
+  const char* title = nullptr;
+  Launch launch = {};
+};
+
+/// The block size of the per-variant programs and of the tests' first runs.
+constexpr int kDefaultThreads = 256;
+
+/// One row of a table: what the programs, the drivers and the tests need to know about one
+/// variant.
+template <Level kLevel, typename Launch>
+struct Variant {
+  const char* id;     ///< "0a", "1", "5c", in the text's order: the file's number
+  const char* name;   ///< "scan_then_fan": as in `kernels/device/03_scan_then_fan.cuh`
+  const char* title;  ///< one line for tables and --help
+  Launch launch;      ///< empty for the CPU reference
+  BlockRule threads;  ///< the block sizes it takes (Cpu: the CPU reference; Library: CUB's own)
+  /// Elements of a block's tile per thread (1, 2 for Blelloch, kLookbackItems, kBulkItems):
+  /// the tests cover the edges of the tiles.
+  int items_per_thread = 1;
+  hb::Needs needs = {};  ///< the GPU its headline form needs, and what runs below it
+  unsigned tile_bytes_per_thread = 0;  ///< dynamic shared memory per thread of a block (0: none)
+  /// Whether it uses the look-back state of Scratch (tickets, status words, epochs), which
+  /// carries over from call to call: the tests mix such calls back to back.
+  bool shares_lookback = false;
+  Alternate<Launch> alternate = {};  ///< another instantiation to run beside it
+
+  /// "scan3_scan_then_fan": the name of the variant's program (scan and compaction tables).
+  std::string program() const { return prefix() + id + "_" + name; }
+  /// "scan variant 5c", for messages.
+  std::string label() const {
+    return (kLevel == Level::Compact ? std::string("compaction") : prefix()) + " variant " + id;
+  }
+  bool is_cpu() const { return threads == BlockRule::Cpu; }
+  /// Whether a library picks the block size (CUB's DeviceScan and DeviceSelect).
+  bool is_library() const { return threads == BlockRule::Library; }
+  /// Whether it accepts blocks of \p n threads.
+  bool accepts_threads(int n) const { return hb::accepts(threads, n); }
+  /// Whether it accepts blocks of \p n threads on the current GPU: the rule, and the tile of
+  /// such a block fits the shared memory the GPU grants (fits_shared_memory()).
+  bool accepts_threads_here(int n) const {
+    return accepts_threads(n) && fits_shared_memory(tile_bytes_per_thread, n);
+  }
+  /// The block size of its program (0 where it takes none).
+  int default_threads() const { return is_cpu() || is_library() ? 0 : kDefaultThreads; }
+  /// Elements one scan covers with blocks of \p block_threads threads: a warp's 32 at the warp
+  /// level, else a block's tile.
+  std::size_t segment(int block_threads) const {
+    return kLevel == Level::Warp ? 32 : std::size_t(block_threads) * items_per_thread;
+  }
+
+ private:
+  static std::string prefix() {
+    switch (kLevel) {
+      case Level::Warp: return "warp";
+      case Level::Block: return "block";
+      case Level::Device: return "scan";
+      case Level::Compact: return "compact";
+    }
+    return "?";
+  }
+};
+
+using WarpVariant = Variant<Level::Warp, IntAndFloat<SegmentLauncher>>;
+using BlockVariant = Variant<Level::Block, IntAndFloat<SegmentLauncher>>;
+using ScanVariant = Variant<Level::Device, IntAndFloat<ScanLauncher>>;
+using CompactVariant = Variant<Level::Compact, CompactLauncher>;
+
+/// Every warp-level scan, variant 0 (CUB) first (variants/warp.cu).
+const std::vector<WarpVariant>& warp_variants();
+/// Every block-level scan, variant 0 (CUB) first (variants/block.cu).
+const std::vector<BlockVariant>& block_variants();
+/// Every device-level scan, variant 0a (the CPU reference) first (variants/device.cu).
+const std::vector<ScanVariant>& scan_variants();
+/// Every stream compaction, variant 0a (the CPU reference) first (variants/compact.cu).
+const std::vector<CompactVariant>& compact_variants();
+
+/// The scan variant with id \p id ("6", "5c"); throws hb::UsageError listing the valid ids.
+inline const ScanVariant& find_scan_variant(std::string_view id) {
+  return hb::find_row(scan_variants(), id, "--variant", "scan ");
+}
+/// The compaction variant with id \p id; throws hb::UsageError listing the valid ids.
+inline const CompactVariant& find_compact_variant(std::string_view id) {
+  return hb::find_row(compact_variants(), id, "--variant", "compaction ");
+}
+
+/// The rows of \p table as the sweeps and tests run them: each row preceded by its alternate,
+/// if it has one, as a row of its own.
+template <Level kLevel, typename Launch>
+std::vector<Variant<kLevel, Launch>> with_alternates(
+    const std::vector<Variant<kLevel, Launch>>& table) {
+  std::vector<Variant<kLevel, Launch>> rows;
+  for (const auto& v : table) {
+    if (v.alternate.id != nullptr) {
+      Variant<kLevel, Launch> a = v;
+      a.id = v.alternate.id;
+      a.title = v.alternate.title;
+      a.launch = v.alternate.launch;
+      a.alternate = {};
+      rows.push_back(a);
+    }
+    rows.push_back(v);
+  }
+  return rows;
+}
+
+/// One measured configuration.
+struct Measurement {
+  double median_ms = 0.0;
+  double gbs = 0.0;          ///< bytes counted / median time, in 1e9 bytes/s
+  double gelems = 0.0;       ///< input elements / median time, in 1e9 elements/s
+  std::size_t selected = 0;  ///< compaction: how many elements were selected
+  bool ok = true;            ///< both checked calls matched the CPU
+  bool checked = true;       ///< false with --no-check
+  std::string failure;       ///< the first mismatch report, when !ok
+};
+
+/// The scan measurements of one program run: one input of max_n elements of T (int32 in
+/// [-1000, 1000], or float multiples of 2^-8: both scan exactly; the sizes measured are its
+/// prefixes) on the host and the device, its CPU scan, an output buffer with one guard element
+/// after the largest size, the scratch memory and a stream, all allocated before anything is
+/// timed (harness.cpp; T is int or float).
+template <typename T>
+class ScanBench {
+ public:
+  /// A bench for the scan \p kind; \p check false skips the comparisons (--no-check).
+  ScanBench(std::size_t max_n, ScanKind kind, std::uint64_t seed, int iters, bool check);
+  /// Runs variant \p v with blocks of \p threads threads on the first \p n elements
+  /// (hb::measure_checked): one call into a poisoned output, checked against the CPU (every
+  /// element, and the guard element must still be poisoned); two untimed calls; `iters` calls
+  /// timed with CUDA events (the median); one more check of the last call's output, which
+  /// catches state a call leaves behind. The CPU row is timed with the host clock instead.
+  /// GB/s counts n reads and n writes of T.
+  Measurement measure(const ScanVariant& v, int threads, std::size_t n);
+  /// The device copy rate of n elements (read and write, 2 n elements counted), GB/s.
+  double copy_gbs(std::size_t n) const;
+
+ private:
+  ScanKind kind_;
+  int iters_;
+  bool check_;
+  Scratch scratch_;
+  hb::Stream stream_;
+  std::vector<T> in_;
+  std::vector<Wide<T>> want_;
+  hb::DeviceBuffer<T> d_in_, d_out_;
+  std::vector<T> host_out_;
+};
+
+/// The compaction measurements of one program run (int32 inputs, uniform in [-1000, 1000],
+/// about half of them odd). GB/s counts the n elements read and the selected elements
+/// written, 1e9 elements/s the n inputs.
+class CompactBench {
+ public:
+  CompactBench(std::size_t max_n, std::uint64_t seed, int iters, bool check);
+  /// As ScanBench::measure: the count must match the CPU's, the first count elements must be
+  /// the odd inputs in order, and the element after them must still be poisoned.
+  Measurement measure(const CompactVariant& v, int threads, std::size_t n);
+
+ private:
+  int iters_;
+  bool check_;
+  Scratch scratch_;
+  hb::Stream stream_;
+  std::vector<int> in_;
+  hb::DeviceBuffer<int> d_in_, d_out_, d_count_;
+  std::vector<int> host_out_;
+  std::vector<int> want_;
+  std::size_t want_n_ = ~std::size_t(0);
+};
+
+/// main() of the per-variant programs (scan3_scan_then_fan, compact2_decoupled_lookback, ...):
+/// runs variant \p id of the table the program's name starts with, and CUB, on default data,
+/// checks both against the CPU, and prints time, rate and % of CUB.
+int variant_program_main(const char* program, const char* id, int argc, char** argv);
+/// main() of the drivers: `scan` (the block-size and size sweeps of the device-level scans
+/// against CUB, and the synthetic sweeps of the warp- and block-level scans) and `compact`
+/// (the same sweeps of the compactions against CUB's DeviceSelect).
+int driver_main(const char* program, int argc, char** argv);
+
+}  // namespace ch13
+
+#if defined(__CUDACC__)
+namespace ch13 {
+
+/// All 32 lanes of a warp, the mask of the `*_sync` intrinsics when the whole warp takes part.
+constexpr unsigned kFullMask = 0xffffffffu;
+
+/// The dynamically sized shared memory of a launch, viewed as an array of T (one
+/// `extern __shared__` byte array, as in chapter 12). It starts on a 128-byte boundary: the
+/// bulk copies of variant 7 write whole 128-byte lines there, and with the 16 bytes that any
+/// type needs the tiles started 64 bytes into a line, which made variant 7 slower (H100,
+/// 2^28 ints at 512 threads: 0.907 ms then, 0.836 ms aligned; see the chapter page).
+template <typename T>
+__device__ __forceinline__ T* dynamic_shared() {
+  extern __shared__ __align__(128) unsigned char ch13_dynamic_shared[];
+  return reinterpret_cast<T*>(ch13_dynamic_shared);
+}
+
+/// This thread's lane within its warp.
+__device__ __forceinline__ unsigned lane_id() { return threadIdx.x % 32; }
+
+/// What a block scan leaves with each thread: its inclusive and exclusive prefix within the
+/// block, and the block's total.
+template <typename T>
+struct BlockScanResult {
+  T inclusive;
+  T exclusive;
+  T total;
+};
+
+/// The sum of \p v over the 32 lanes, in every lane (butterfly of `__shfl_xor_sync`, as in
+/// chapter 12's variant 9). \pre all 32 lanes call it.
+template <typename T>
+__device__ __forceinline__ T warp_sum(T v) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(kFullMask, v, offset);
+  return v;
+}
+
+using hb::aligned16;
+
+/// Launches \p kernel with one block of \p threads threads per \p tile elements of \p n
+/// (nothing for n = 0) and checks the launch: the grid of the per-tile kernels.
+template <typename... Params, typename... Args>
+void launch_per_tile(void (*kernel)(Params...), std::size_t n, std::size_t tile, int threads,
+                     std::size_t shared_bytes, cudaStream_t stream, Args... args) {
+  if (n == 0) return;
+  const std::size_t blocks = ceil_div(n, tile);
+  if (blocks > 0x7fffffffu) throw std::logic_error("ch13: grid too large");
+  kernel<<<static_cast<unsigned>(blocks), threads, shared_bytes, stream>>>(args...);
+  HB_CHECK_LAUNCH();
+}
+
+}  // namespace ch13
+#endif

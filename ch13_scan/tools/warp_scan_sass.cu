@@ -1,0 +1,95 @@
+// The warp scans of section 13.5, each alone in a kernel, for counting their instructions
+// (section 13.5.4, listings 13.19 to 13.21). Not part of any program: CMake compiles this
+// file to a cubin for sm_90, and count_instructions.sh disassembles it with cuobjdump and
+// counts the instructions between the two reads of the clock that bracket each scan.
+//
+// The brackets are volatile inline PTX that take the scanned value as an operand ("+r") and
+// clobber memory, so the compiler can move neither the scan's shared-memory accesses nor
+// the arithmetic on the value out of the bracket. Lane arithmetic that does not depend on
+// the value (lane = tid % 32) may still be hoisted above the first bracket.
+#include "kernels/warp/00_cub.cuh"
+#include "kernels/warp/01_conditional.cuh"
+#include "kernels/warp/02_zero_padded.cuh"
+#include "kernels/warp/03_templated.cuh"
+#include "kernels/warp/04_shuffle.cuh"
+#include "kernels/warp/05_shuffle_ptx.cuh"
+
+namespace {
+
+// [sass-bracket]
+__device__ __forceinline__ unsigned bracket(int& value) {
+  unsigned clock;
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(clock), "+r"(value)::"memory");
+  return clock;
+}
+// [sass-bracket]
+
+}  // namespace
+
+extern "C" __global__ void sass_warp0_cub(int* p) {
+  using WarpScan = cub::WarpScan<int>;
+  __shared__ WarpScan::TempStorage temp[32];
+  int x = p[threadIdx.x];
+  const unsigned t0 = bracket(x);
+  WarpScan(temp[threadIdx.x / 32]).InclusiveSum(x, x);
+  const unsigned t1 = bracket(x);
+  p[threadIdx.x] = x + static_cast<int>(t1 - t0);
+}
+
+extern "C" __global__ void sass_warp1_conditional(int* p) {
+  __shared__ int shared[1024];
+  int* s = shared + threadIdx.x;
+  int x = p[threadIdx.x];
+  *s = x;
+  __syncwarp();
+  const unsigned t0 = bracket(x);
+  x = ch13::warp_scan_conditional(s);
+  const unsigned t1 = bracket(x);
+  p[threadIdx.x] = x + static_cast<int>(t1 - t0);
+}
+
+extern "C" __global__ void sass_warp2_zero_padded(int* p) {
+  __shared__ int shared[49 * 32];
+  int* s = shared + ch13::zero_padded_index(threadIdx.x);
+  if (ch13::lane_id() < 16) s[-16] = 0;
+  int x = p[threadIdx.x];
+  *s = x;
+  __syncwarp();
+  const unsigned t0 = bracket(x);
+  x = ch13::warp_scan_zero_padded(s);
+  const unsigned t1 = bracket(x);
+  p[threadIdx.x] = x + static_cast<int>(t1 - t0);
+}
+
+template <bool kZeroPad>
+__device__ void templated(int* p) {
+  __shared__ int shared[49 * 32];
+  int* s = shared + ch13::scan_shared_index<kZeroPad>(threadIdx.x);
+  if (kZeroPad && ch13::lane_id() < 16) s[-16] = 0;
+  int x = p[threadIdx.x];
+  *s = x;
+  __syncwarp();
+  const unsigned t0 = bracket(x);
+  x = ch13::warp_scan<int, kZeroPad>(s);
+  const unsigned t1 = bracket(x);
+  p[threadIdx.x] = x + static_cast<int>(t1 - t0);
+}
+
+extern "C" __global__ void sass_warp3_templated_unpadded(int* p) { templated<false>(p); }
+extern "C" __global__ void sass_warp3_templated(int* p) { templated<true>(p); }
+
+extern "C" __global__ void sass_warp4_shuffle(int* p) {
+  int x = p[threadIdx.x];
+  const unsigned t0 = bracket(x);
+  x = ch13::warp_scan_shuffle(x);
+  const unsigned t1 = bracket(x);
+  p[threadIdx.x] = x + static_cast<int>(t1 - t0);
+}
+
+extern "C" __global__ void sass_warp5_shuffle_ptx(int* p) {
+  int x = p[threadIdx.x];
+  const unsigned t0 = bracket(x);
+  x = ch13::warp_scan_ptx(x);
+  const unsigned t1 = bracket(x);
+  p[threadIdx.x] = x + static_cast<int>(t1 - t0);
+}

@@ -1,0 +1,37 @@
+// The table of the stream compactions (section 13.6, and two single passes beyond the text).
+// Every file of kernels/compact/ is compiled here, once (CMake lists them in
+// compact_kernels.cuh): adding a variant is one file in kernels/compact/ and one row below.
+#include <algorithm>
+
+#include "compact_kernels.cuh"
+#include "scan.h"
+
+namespace ch13 {
+
+const std::vector<CompactVariant>& compact_variants() {
+  // clang-format off
+  static const std::vector<CompactVariant> table = {
+    {"0a", "cpu", "CPU compaction, the reference (section 13.6)", nullptr, BlockRule::Cpu},
+    {"0b", "cub", "CUB DeviceSelect::If, the library reference", compact0b_cub, BlockRule::Library},
+    {"1", "two_level", "reduce, scan, scatter (listings 13.22, 13.23)",
+     compact1_two_level, BlockRule::PowerOfTwoFrom32},
+    {"2", "decoupled_lookback", "single pass, decoupled look-back (beyond the text)",
+     compact2_decoupled_lookback, BlockRule::PowerOfTwo32To512, kLookbackItems, {}, 0, true},
+    {"3", "bulk_copy_lookback", "single pass, one tile per block, staged by bulk copy (beyond the text)",
+     compact3_bulk_copy_lookback, BlockRule::PowerOfTwoFrom32, kBulkItems, kBulkCopyNeeds,
+     kBulkTileBytesPerThread, true},
+  };
+  // clang-format on
+  return table;
+}
+
+std::size_t cub_select_bytes(std::size_t max_n) {
+  const int n = static_cast<int>(std::min<std::size_t>(max_n, 0x7fffffff));
+  std::size_t bytes = 0;
+  HB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, static_cast<const int*>(nullptr),
+                                      static_cast<int*>(nullptr), static_cast<int*>(nullptr), n,
+                                      IsOdd{}));
+  return std::max<std::size_t>(bytes, 1);
+}
+
+}  // namespace ch13
