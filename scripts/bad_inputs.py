@@ -176,7 +176,9 @@ class Case:
 
 
 # Valid runs of the programs that need no GPU, whose output goes to a full device.
-CPU_RUNS = {"corr_cpu": [], "scan_networks": ["--n", "16"], "nbody_cpu_aos": ["--n", "64", "--iters", "1"]}
+CPU_RUNS = {"corr_cpu": [], "scan_networks": ["--n", "16"], "nbody_cpu_aos": ["--n", "64", "--iters", "1"],
+            "reduction_figures": ["--n", "64"], "nbody_figures": ["--n", "64"],
+            "correlation_figures": [], "histogram_figures": ["--n", "64K"]}
 
 
 def cases_for(program, help_text, files, scratch, has_gpu):
