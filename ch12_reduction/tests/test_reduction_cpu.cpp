@@ -422,7 +422,7 @@ TEST_CASE("every variant's section names its source and its row of the committed
     // the docs, which leads to the whole file; the link's text names the file it links.
     std::smatch link;
     REQUIRE(std::regex_search(section, link,
-                              std::regex(R"(Source: \\ref ch12_reduction/(\S+) "([^"]+)")")));
+                              std::regex(R"re(Source: \\ref ch12_reduction/(\S+) "([^"]+)")re")));
     CHECK(link[1].str() == link[2].str());
     CHECK((link[1].str() == "kernels/" + file || link[1].str() == "kernels/" + file + "h"));
     CHECK_NOTHROW(read_source(link[1].str()));

@@ -619,7 +619,7 @@ TEST_CASE("every variant's section names its source and its row of Table 14.4") 
     // to the whole file; the link's text names the file it links, named by the variant's number.
     std::smatch link;
     REQUIRE(std::regex_search(section, link,
-                              std::regex(R"(Source: \\ref ch14_nbody/(\S+) "([^"]+)")")));
+                              std::regex(R"re(Source: \\ref ch14_nbody/(\S+) "([^"]+)")re")));
     const std::string file = link[1].str();
     CHECK(link[2].str() == file);
     CHECK_NOTHROW(read_source(file));
