@@ -222,39 +222,3 @@ Peak gpu_peak(const float* coefficients, int width, std::size_t count, unsigned 
 }
 
 }  // namespace ch15
-
-// Every variant's whole file as a page of its own (Doxygen's examples), which the chapter
-// page links from the variant's section.
-
-/// \example ch15_correlation/reference.cpp
-/// The CPU reference (variant 0) of \ref ch15_correlation "chapter 15", the whole file.
-
-/// \example ch15_correlation/kernels/01_tex_tex.cuh
-/// Variant 1 of \ref ch15_correlation "chapter 15", the whole file.
-
-/// \example ch15_correlation/kernels/02_tex_constant.cuh
-/// Variant 2 of \ref ch15_correlation "chapter 15", the whole file.
-
-/// \example ch15_correlation/kernels/03_shared.cuh
-/// Variant 3 of \ref ch15_correlation "chapter 15", the whole file.
-
-/// \example ch15_correlation/kernels/04_shared_umul24.cuh
-/// Variant 4 of \ref ch15_correlation "chapter 15", the whole file.
-
-/// \example ch15_correlation/kernels/05_shared4.cuh
-/// Variant 5 of \ref ch15_correlation "chapter 15", the whole file.
-
-/// \example ch15_correlation/kernels/06_shared_fixed.cuh
-/// Variant 6 of \ref ch15_correlation "chapter 15", the whole file.
-
-/// \example ch15_correlation/kernels/07_dp4a.cuh
-/// Variant 7 of \ref ch15_correlation "chapter 15", the whole file.
-
-/// \example ch15_correlation/kernels/08_tensor.cuh
-/// Variant 8 of \ref ch15_correlation "chapter 15", the whole file.
-
-/// \example ch15_correlation/kernels/09_fft.cuh
-/// Variant 9 of \ref ch15_correlation "chapter 15", the whole file.
-
-/// \example ch15_correlation/kernels/10_shared_async.cuh
-/// Variant 10 of \ref ch15_correlation "chapter 15", the whole file.

@@ -7,7 +7,9 @@
 #include <cctype>
 #include <climits>
 #include <cmath>
+#include <filesystem>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -406,6 +408,7 @@ std::map<std::string, std::string> results_row(const std::string& path, const st
 
 TEST_CASE("every variant's section names its source and its row of the committed measurements") {
   const std::string readme = read_source("README.md");
+  std::set<std::string> linked;
   for (const ch12::Variant& v : ch12::variants()) {
     INFO("variant " << v.id);
     const std::size_t at = readme.find("### Variant " + std::string(v.id) + ":");
@@ -415,13 +418,15 @@ TEST_CASE("every variant's section names its source and its row of the committed
     // kernels/NN_name.cuh (or .cu), NN the id with its number padded to two digits.
     const std::string id = v.id;
     const std::string file = (std::isdigit(static_cast<unsigned char>(id[1])) ? "" : "0") + id + "_" + v.name + ".cu";
-    CHECK(section.find("Source: \\ref ch12_source_" + id + " \"kernels/" + file) != std::string::npos);
-    // The plain-programs page holds the whole file under that label.
-    const std::string sources = read_source("sources.md");
-    const std::size_t label = sources.find("{#ch12_source_" + id + "}");
-    REQUIRE(label != std::string::npos);
-    CHECK(sources.find("\\include ch12_reduction/kernels/" + file, label) ==
-          sources.find("\\include", label));
+    // "Source: \ref ch12_reduction/kernels/FILE "kernels/FILE"": a link to the file's page in
+    // the docs, which leads to the whole file; the link's text names the file it links.
+    std::smatch link;
+    REQUIRE(std::regex_search(section, link,
+                              std::regex(R"re(Source: \\ref ch12_reduction/(\S+) "([^"]+)")re")));
+    CHECK(link[1].str() == link[2].str());
+    CHECK((link[1].str() == "kernels/" + file || link[1].str() == "kernels/" + file + "h"));
+    CHECK_NOTHROW(read_source(link[1].str()));
+    linked.insert(link[1].str());
     // "Measured (GPU, docs/results/FILE.csv): 2366.7 GB/s at 512 threads, 59.7% of CUB."
     const std::size_t m = section.find("Measured (");
     REQUIRE(m != std::string::npos);
@@ -442,11 +447,11 @@ TEST_CASE("every variant's section names its source and its row of the committed
                          row.at("% of CUB") + "% of CUB");
     }
   }
-  // One whole file per variant on the plain-programs page, none left over.
-  const std::string sources = read_source("sources.md");
-  std::size_t labels = 0;
-  for (std::size_t at = sources.find("{#ch12_source_"); at != std::string::npos;
-       at = sources.find("{#ch12_source_", at + 1))
-    ++labels;
-  CHECK(labels == ch12::variants().size());
+  // One file per variant, and every file of kernels/ is the source of its variant's section.
+  CHECK(linked.size() == ch12::variants().size());
+  const std::string kernels = std::string(CH12_SOURCE_DIR) + "/kernels";
+  for (const auto& entry : std::filesystem::directory_iterator(kernels)) {
+    INFO(entry.path());
+    CHECK(linked.count("kernels/" + entry.path().filename().string()) == 1);
+  }
 }

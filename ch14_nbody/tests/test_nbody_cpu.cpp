@@ -17,9 +17,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -603,7 +605,7 @@ std::map<std::string, std::string> results_row(const std::string& path, const st
 
 TEST_CASE("every variant's section names its source and its row of Table 14.4") {
   const std::string readme = read_source("README.md");
-  const std::string sources = read_source("sources.md");
+  std::set<std::string> linked;
   std::vector<int> ids;
   for (const ch14::Variant& v : ch14::variants()) ids.push_back(v.id);
   ids.push_back(14);  // the NCCL program, a table of its own
@@ -613,15 +615,18 @@ TEST_CASE("every variant's section names its source and its row of Table 14.4") 
     const std::size_t at = readme.find("### Variant " + std::to_string(id) + ":");
     REQUIRE(at != std::string::npos);
     const std::string section = readme.substr(at, readme.find("\n### ", at + 1) - at);
-    // The source link, and the whole file under that label on the plain-programs page.
-    const std::string label = "ch14_source_" + std::to_string(id);
-    const std::size_t link = section.find("Source: \\ref " + label + " \"");
-    REQUIRE(link != std::string::npos);
-    const std::size_t name = link + std::string("Source: \\ref ").size() + label.size() + 2;
-    const std::string file = section.substr(name, section.find('"', name) - name);
-    const std::size_t anchor = sources.find("{#" + label + "}");
-    REQUIRE(anchor != std::string::npos);
-    CHECK(sources.find("\\include ch14_nbody/" + file, anchor) == sources.find("\\include", anchor));
+    // "Source: \ref ch14_nbody/FILE "FILE"": a link to the file's page in the docs, which leads
+    // to the whole file; the link's text names the file it links, named by the variant's number.
+    std::smatch link;
+    REQUIRE(std::regex_search(section, link,
+                              std::regex(R"re(Source: \\ref ch14_nbody/(\S+) "([^"]+)")re")));
+    const std::string file = link[1].str();
+    CHECK(link[2].str() == file);
+    CHECK_NOTHROW(read_source(file));
+    const std::string number = (id < 10 ? "0" : "") + std::to_string(id) + "_";
+    if (id == 14) CHECK(file == "nccl/nbody14_gpu_nccl.cpp");
+    else CHECK(file.rfind("kernels/" + number, 0) == 0);
+    linked.insert(file);
     // Rows of Table 14.4: the page's numbers are the CSV's.
     const auto row = results_row("docs/results/ch14_table14_4.csv", std::to_string(id));
     if (row.empty()) continue;
@@ -633,9 +638,13 @@ TEST_CASE("every variant's section names its source and its row of Table 14.4") 
     CHECK(hb::normalize_space(section).find("docs/results/ch14_table14_4.csv): " + claim) !=
           std::string::npos);
   }
-  std::size_t labels = 0;
-  for (std::size_t a = sources.find("{#ch14_source_"); a != std::string::npos;
-       a = sources.find("{#ch14_source_", a + 1))
-    ++labels;
-  CHECK(labels == ids.size() + 1);  // and the variant table
+  // One file per variant, and every file of kernels/ is the source of its variant's section.
+  CHECK(linked.size() == ids.size());
+  const std::string kernels = std::string(CH14_SOURCE_DIR) + "/kernels";
+  for (const auto& entry : std::filesystem::directory_iterator(kernels)) {
+    INFO(entry.path());
+    CHECK(linked.count("kernels/" + entry.path().filename().string()) == 1);
+  }
+  // The table that registers them is linked too.
+  CHECK(readme.find("\\ref ch14_nbody/variants.cu \"variants.cu\"") != std::string::npos);
 }

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -367,19 +370,99 @@ TEST_CASE("the committed figure of method 3 is what the model draws, and the pag
   }
 }
 
-TEST_CASE("every variant's section links its whole file, and the file is a page of the book") {
+namespace {
+
+// Row \p id of a committed results CSV, by column name (empty when there is none); where the
+// CSV has a distribution column, the row of \p distribution.
+std::map<std::string, std::string> results_row(const std::string& path, const std::string& id,
+                                               const std::string& distribution = "") {
+  std::istringstream in(hb::read_text_file(std::string(HISTO_SOURCE_DIR) + "/../" + path));
+  std::vector<std::string> header;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cells(1);
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"') quoted = !quoted;
+      else if (c == ',' && !quoted) cells.emplace_back();
+      else cells.back() += c;
+    }
+    if (header.empty()) {
+      header = cells;
+      continue;
+    }
+    std::map<std::string, std::string> row;
+    for (std::size_t k = 0; k < header.size() && k < cells.size(); ++k) row[header[k]] = cells[k];
+    const bool of_distribution = distribution.empty() || row["distribution"] == distribution;
+    if (row["id"] == id && of_distribution) return row;
+  }
+  return {};
+}
+
+// Whether \p shown, a number as the page prints it (thousands may be separated by commas), is
+// the CSV's \p value rounded to the decimals shown.
+bool shows(const std::string& shown, const std::string& value) {
+  std::string digits;
+  for (char c : shown)
+    if (c != ',') digits += c;
+  const std::size_t dot = digits.find('.');
+  const int decimals = dot == std::string::npos ? 0 : int(digits.size() - dot - 1);
+  char rounded[64];
+  std::snprintf(rounded, sizeof rounded, "%.*f", decimals, std::stod(value));
+  return digits == rounded;
+}
+
+}  // namespace
+
+TEST_CASE("every variant's section names its source and its row of the committed measurements") {
   auto read = [](const std::string& relative) {
     return hb::read_text_file(std::string(HISTO_SOURCE_DIR) + "/" + relative);
   };
   const std::string readme = read("README.md");
-  const std::string table = read("variants.cu");
+  std::set<std::string> linked;
   for (const auto& v : histo::variants()) {
     const std::string id = v.id;
     const std::string file = !v.on_gpu() ? "reference.cpp"
                                          : "kernels/" + std::string(id.size() < 2 ? "0" : "") + id + "_" + v.name + ".cuh";
     INFO("variant " << id << ": " << file);
     CHECK_NOTHROW(read(file));
-    CHECK(readme.find("Source: \\ref extras_histogram/" + file + " \"" + file + "\"") != std::string::npos);
-    CHECK(table.find("/// \\example extras_histogram/" + file + "\n") != std::string::npos);
+    // In the variant's own section, "Source: \ref extras_histogram/FILE "FILE"": a link to the
+    // file's page in the docs, which leads to the whole file.
+    const std::size_t at = readme.find("### Variant " + id + ":");
+    REQUIRE(at != std::string::npos);
+    const std::string section = readme.substr(at, readme.find("\n### ", at + 1) - at);
+    CHECK(section.find("Source: \\ref extras_histogram/" + file + " \"" + file + "\"") !=
+          std::string::npos);
+    linked.insert(file);
+    // Its headline number, on uniform bytes, is the committed table's (the naive race's is the
+    // counts it lost); a variant the table lacks says it was not measured.
+    const auto row = results_row("docs/results/extras_histogram.csv", id, "uniform");
+    const std::string text = hb::normalize_space(section);
+    if (row.empty()) {
+      CHECK(text.find("Not measured yet") != std::string::npos);
+      continue;
+    }
+    const std::string lead = "(H200, `extras_histogram.csv`): ";
+    const std::size_t measured = text.find(lead);
+    REQUIRE(measured != std::string::npos);
+    const std::string claim = text.substr(measured + lead.size());
+    INFO(claim.substr(0, 80) << " against " << row.at("GB/s") << " GB/s, " << row.at("check"));
+    std::smatch shown, csv;
+    const std::regex lost_csv(R"(^lost ([0-9]+) of ([0-9]+) counts)");
+    const std::regex lost_page(R"(^it lost ([0-9,]+) of the ([0-9,]+) counts of uniform bytes)");
+    if (std::regex_search(row.at("check"), csv, lost_csv)) {
+      REQUIRE(std::regex_search(claim, shown, lost_page));
+      CHECK(shows(shown[1].str(), csv[1].str()));
+      CHECK(shows(shown[2].str(), csv[2].str()));
+    } else {
+      REQUIRE(std::regex_search(claim, shown, std::regex(R"(^([0-9][0-9,.]*) GB/s on uniform)")));
+      CHECK(shows(shown[1].str(), row.at("GB/s")));
+    }
+  }
+  // Every file of kernels/ is the source of its variant's section.
+  const std::string kernels = std::string(HISTO_SOURCE_DIR) + "/kernels";
+  for (const auto& entry : std::filesystem::directory_iterator(kernels)) {
+    INFO(entry.path());
+    CHECK(linked.count("kernels/" + entry.path().filename().string()) == 1);
   }
 }
