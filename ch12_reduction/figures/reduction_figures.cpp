@@ -258,10 +258,6 @@ std::vector<LaneCounts> warp_contributions(Shuffle kind) {
 }
 // [figures-warp]
 
-std::string Figure::doxygen() const {
-  return "\\dot \"" + caption + "\"\n" + dot + "\\enddot\n";
-}
-
 namespace {
 
 std::string pos(double x, double y) {

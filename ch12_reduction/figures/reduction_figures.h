@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "hb/figures.h"
+
 namespace ch12 {
 
 /// One addition of a reduction schedule: in step \p step, thread \p thread adds the value of
@@ -109,14 +111,8 @@ using LaneCounts = std::array<std::array<int, 32>, 32>;
 /// \param kind which shuffle
 std::vector<LaneCounts> warp_contributions(Shuffle kind);
 
-/// A figure of the chapter page.
-struct Figure {
-  std::string name;     ///< "reduction_trees_8": figures/NAME.dot and figures/NAME.md
-  std::string caption;  ///< the caption, with the book's figure number
-  std::string dot;      ///< the Graphviz text
-  /// The page fragment for `\includedoc`: the graph in a Doxygen `\dot` block.
-  std::string doxygen() const;
-};
+/// A drawing of the chapter page (hb::Figure: name, caption, Graphviz text).
+using Figure = hb::Figure;
 
 /// Every figure of the chapter page, in the text's order.
 std::vector<Figure> chapter_figures();

@@ -8,7 +8,7 @@
 
 #include "hb/cli.h"
 #include "hb/error.h"
-#include "hb/files.h"
+#include "hb/figures.h"
 #include "hb/report.h"
 #include "reduction_figures.h"
 
@@ -36,15 +36,8 @@ int main(int argc, char** argv) {
     if ((threads & (threads - 1)) != 0) {
       throw hb::UsageError("--n " + std::to_string(opt.n) + ": must be a power of two");
     }
-    if (!figures.empty()) {
-      // The folder must exist and take files; each figure is written whole or not at all.
-      for (const ch12::Figure& f : ch12::chapter_figures())
-        hb::check_output_path(figures + "/" + f.name + ".dot", "--figures");
-      for (const ch12::Figure& f : ch12::chapter_figures()) {
-        hb::write_file(figures + "/" + f.name + ".dot", f.dot);
-        hb::write_file(figures + "/" + f.name + ".md", f.doxygen());
-      }
-    }
+    // The folder must exist and take files; each figure is written whole or not at all.
+    if (!figures.empty()) hb::write_figures(figures, ch12::chapter_figures());
     if (markdown) {
       std::cout << ch12::access_table_markdown(threads);
       return 0;

@@ -109,10 +109,6 @@ std::vector<KernelLines> figure_kernel_lines() {
   };
 }
 
-std::string Figure::doxygen() const {
-  return "\\dot \"" + caption + "\"\n" + dot + "\\enddot\n";
-}
-
 namespace {
 
 // Colours of the figures: computed directly, by symmetry, the zero diagonal, the margins.

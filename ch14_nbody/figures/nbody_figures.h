@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "hb/figures.h"
+
 namespace ch14 {
 
 /// One tile pair (I, J), I <= J, of variant 11, in the order the warps take them.
@@ -77,14 +79,8 @@ struct KernelLines {
 /// The lines of variants 6 and 11 that the figures follow.
 std::vector<KernelLines> figure_kernel_lines();
 
-/// A figure of the chapter page.
-struct Figure {
-  std::string name;     ///< "force_matrix_8": figures/NAME.dot and figures/NAME.md
-  std::string caption;  ///< the caption, with the book's figure number
-  std::string dot;      ///< the Graphviz text
-  /// The page fragment for `\includedoc`: the graph in a Doxygen `\dot` block.
-  std::string doxygen() const;
-};
+/// A drawing of the chapter page (hb::Figure: name, caption, Graphviz text).
+using Figure = hb::Figure;
 
 /// Every figure of the chapter page, in the text's order.
 std::vector<Figure> chapter_figures();

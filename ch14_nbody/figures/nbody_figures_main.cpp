@@ -8,7 +8,7 @@
 
 #include "hb/cli.h"
 #include "hb/error.h"
-#include "hb/files.h"
+#include "hb/figures.h"
 #include "hb/report.h"
 #include "nbody_figures.h"
 
@@ -30,15 +30,8 @@ int main(int argc, char** argv) {
                          "are replaced)");
     if (!cli.parse(argc, argv)) return 0;
     const long long n = static_cast<long long>(cli.options().n);
-    if (!figures.empty()) {
-      // The folder must exist and take files; each figure is written whole or not at all.
-      for (const ch14::Figure& f : ch14::chapter_figures())
-        hb::check_output_path(figures + "/" + f.name + ".dot", "--figures");
-      for (const ch14::Figure& f : ch14::chapter_figures()) {
-        hb::write_file(figures + "/" + f.name + ".dot", f.dot);
-        hb::write_file(figures + "/" + f.name + ".md", f.doxygen());
-      }
-    }
+    // The folder must exist and take files; each figure is written whole or not at all.
+    if (!figures.empty()) hb::write_figures(figures, ch14::chapter_figures());
     hb::Report r({"k", "tiles", "tile pairs", "interactions", "% of N^2", "% over N(N-1)/2",
                   "each interaction once"});
     r.fact("program", "nbody_figures");

@@ -116,8 +116,6 @@ std::vector<ExactSums> tile_model_sums(const hb::GrayImage& image, const Templat
   return sums;
 }
 
-std::string Figure::doxygen() const { return "\\dot \"" + caption + "\"\n" + dot + "\\enddot\n"; }
-
 namespace {
 
 // Colours of the figures: one per template row, and the roles of a tile's cells.

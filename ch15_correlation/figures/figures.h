@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "correlation.h"
+#include "hb/figures.h"
 #include "hb/pgm.h"
 
 namespace ch15 {
@@ -96,14 +97,8 @@ TileModel model_tile(const TileShape& shape);
 std::vector<ExactSums> tile_model_sums(const hb::GrayImage& image, const Template& tmpl,
                                        std::vector<int>& written);
 
-/// A figure of the chapter page.
-struct Figure {
-  std::string name;     ///< "fig15_3_constant_template": figures/NAME.dot and figures/NAME.md
-  std::string caption;  ///< the caption, with the numbers the model derived
-  std::string dot;      ///< the Graphviz text
-  /// The page fragment for `\includedoc`: the graph in a Doxygen `\dot` block.
-  std::string doxygen() const;
-};
+/// A drawing of the chapter page (hb::Figure: name, caption, Graphviz text).
+using Figure = hb::Figure;
 
 /// Figures 15.3 and 15.4, in the text's order.
 std::vector<Figure> chapter_figures();

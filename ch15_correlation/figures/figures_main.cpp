@@ -9,7 +9,7 @@
 #include "figures.h"
 #include "hb/cli.h"
 #include "hb/error.h"
-#include "hb/files.h"
+#include "hb/figures.h"
 #include "hb/report.h"
 
 int main(int argc, char** argv) {
@@ -28,15 +28,8 @@ int main(int argc, char** argv) {
     if (cli.app().count("--n") > 0)
       throw hb::UsageError("--n: not used by this program; it draws fixed template sizes");
     const auto& opt = cli.options();
-    if (!figures.empty()) {
-      // The folder must exist and take files; each figure is written whole or not at all.
-      for (const ch15::Figure& f : ch15::chapter_figures())
-        hb::check_output_path(figures + "/" + f.name + ".dot", "--figures");
-      for (const ch15::Figure& f : ch15::chapter_figures()) {
-        hb::write_file(figures + "/" + f.name + ".dot", f.dot);
-        hb::write_file(figures + "/" + f.name + ".md", f.doxygen());
-      }
-    }
+    // The folder must exist and take files; each figure is written whole or not at all.
+    if (!figures.empty()) hb::write_figures(figures, ch15::chapter_figures());
     hb::Report r({"template", "loaded (cols x rows)", "pitch (bytes)", "shared bytes", "loading trips",
                   "reads per loaded byte", "every byte stored once, every window inside"});
     r.fact("program", "correlation_figures");

@@ -32,8 +32,6 @@ SortReduce sort_reduce_model(const std::uint8_t* in, std::size_t n) {
 
 std::vector<std::uint8_t> post_example_keys() { return {2, 1, 1, 2, 1, 0, 2, 2}; }
 
-std::string Figure::doxygen() const { return "\\dot \"" + caption + "\"\n" + dot + "\\enddot\n"; }
-
 namespace {
 
 const char* const kKeyColours[] = {"#dbe9f6", "#fde9d9", "#e2efda", "#fff2cc"};

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "hb/figures.h"
 #include "histogram.h"
 
 namespace histo {
@@ -36,14 +37,8 @@ SortReduce sort_reduce_model(const std::uint8_t* in, std::size_t n);
 /// The keys of the post's example of method 3: 2 1 1 2 1 0 2 2.
 std::vector<std::uint8_t> post_example_keys();
 
-/// A figure of the chapter page.
-struct Figure {
-  std::string name;     ///< "sort_reduce_by_key": figures/NAME.dot and figures/NAME.md
-  std::string caption;  ///< the caption
-  std::string dot;      ///< the Graphviz text
-  /// The page fragment for `\includedoc`: the graph in a Doxygen `\dot` block.
-  std::string doxygen() const;
-};
+/// A drawing of the chapter page (hb::Figure: name, caption, Graphviz text).
+using Figure = hb::Figure;
 
 /// The chapter's figures.
 std::vector<Figure> chapter_figures();

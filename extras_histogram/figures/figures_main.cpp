@@ -10,7 +10,7 @@
 #include "harness.h"
 #include "hb/cli.h"
 #include "hb/error.h"
-#include "hb/files.h"
+#include "hb/figures.h"
 #include "hb/report.h"
 
 int main(int argc, char** argv) {
@@ -30,15 +30,8 @@ int main(int argc, char** argv) {
                          "(files of those names are replaced)");
     if (!cli.parse(argc, argv)) return 0;
     const auto& opt = cli.options();
-    if (!figures.empty()) {
-      // The folder must exist and take files; each figure is written whole or not at all.
-      for (const histo::Figure& f : histo::chapter_figures())
-        hb::check_output_path(figures + "/" + f.name + ".dot", "--figures");
-      for (const histo::Figure& f : histo::chapter_figures()) {
-        hb::write_file(figures + "/" + f.name + ".dot", f.dot);
-        hb::write_file(figures + "/" + f.name + ".md", f.doxygen());
-      }
-    }
+    // The folder must exist and take files; each figure is written whole or not at all.
+    if (!figures.empty()) hb::write_figures(figures, histo::chapter_figures());
     hb::Report r({"distribution", "bytes", "runs after sorting", "equals the serial histogram"});
     r.fact("program", "histogram_figures");
     r.fact("command", cli.command_line());
