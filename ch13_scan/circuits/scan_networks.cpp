@@ -1,6 +1,8 @@
 // The circuits of section 13.3, their simulation, and their drawings.
 #include "scan_networks.h"
 
+#include "scan_models.h"
+
 #include <algorithm>
 #include <map>
 #include <sstream>
@@ -22,8 +24,6 @@ struct Range {
   int hi;
   bool empty() const { return lo > hi; }
 };
-
-constexpr Range kIdentity{1, 0};
 
 // left (+) right, defined only when right starts where left ends.
 bool join(Range left, Range right, Range& out) {
@@ -146,34 +146,14 @@ NetworkStats analyze(const Network& net) {
 // [networks-analyze]
 
 AlgorithmStats blelloch_stats(int n) {
-  require_power_of_two(n, "blelloch_stats");
+  const BlellochModel m = blelloch_model(n);
   AlgorithmStats a;
-  std::vector<Range> s(n);
-  for (int i = 0; i < n; ++i) s[i] = {i, i};
-  int offset = 1;
-  for (int d = n / 2; d > 0; d /= 2, offset *= 2) {  // up-sweep, as in block_scan_blelloch
-    ++a.steps;
-    for (int t = 0; t < d; ++t) {
-      const int left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
-      if (!join(s[left], s[right], s[right])) return a;
-      ++a.ops;
-    }
-  }
-  s[n - 1] = kIdentity;
-  for (int d = 1; d < n; d *= 2) {  // down-sweep
-    offset /= 2;
-    ++a.steps;
-    for (int t = 0; t < d; ++t) {
-      const int left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
-      const Range old_left = s[left];
-      s[left] = s[right];
-      if (!join(s[right], old_left, s[right])) return a;
-      ++a.ops;
-    }
-  }
-  for (int i = 0; i < n; ++i)
-    if (!(i == 0 ? s[i].empty() : (s[i].lo == 0 && s[i].hi == i - 1))) return a;
-  a.is_scan = true;
+  a.is_scan = check_blelloch(m).ok;
+  int up = 0, down = 0;
+  for (const SweepOp& op : m.up) up = std::max(up, op.step);
+  for (const SweepOp& op : m.down) down = std::max(down, op.step);
+  a.steps = up + down;
+  a.ops = static_cast<int>(m.up.size() + m.down.size());
   return a;
 }
 
@@ -300,7 +280,7 @@ Figure figure(const Network& net, const std::string& what, const std::vector<boo
 
 }  // namespace
 
-std::vector<Figure> chapter_figures() {
+std::vector<Figure> circuit_figures() {
   const Network bk16 = brent_kung_network(16);
   const Network sk16 = sklansky_network(16);
   return {

@@ -69,7 +69,8 @@ struct AlgorithmStats {
 };
 
 /// Blelloch's exclusive scan as block variant 2 runs it (up-sweep, clear the root,
-/// down-sweep with swaps), simulated on symbolic inputs.
+/// down-sweep with swaps): the steps and additions of blelloch_model(), checked on symbolic
+/// inputs by check_blelloch() (scan_models.h).
 /// \param n inputs, a power of two
 AlgorithmStats blelloch_stats(int n);
 
@@ -99,8 +100,9 @@ struct Figure {
   std::string doxygen() const;
 };
 
-/// Every circuit figure of the chapter page (n = 8 and 16), in the text's order.
-std::vector<Figure> chapter_figures();
+/// Every circuit figure of the chapter page (n = 8 and 16), in the text's order; the other
+/// figures of the page are in scan_models.h, and chapter_figures() there returns them all.
+std::vector<Figure> circuit_figures();
 
 /// The complexity table of the chapter page (Markdown), with the counts measured above.
 std::string complexity_table_markdown();
