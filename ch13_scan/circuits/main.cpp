@@ -65,6 +65,10 @@ int main(int argc, char** argv) {
         r.row({net.title, std::to_string(n), std::to_string(s.depth), std::to_string(s.ops),
                std::to_string(s.max_fanout), s.is_scan ? "yes" : "NO: " + s.error});
       }
+      const ch13::AlgorithmStats naive = ch13::naive_stats(n);
+      all = all && naive.is_scan;
+      r.row({"Naive (one reduction per output)", std::to_string(n), std::to_string(naive.steps),
+             std::to_string(naive.ops), "-", naive.is_scan ? "yes" : "NO"});
       const ch13::AlgorithmStats b = ch13::blelloch_stats(n);
       all = all && b.is_scan;
       r.row({"Blelloch (exclusive)", std::to_string(n), std::to_string(b.steps),

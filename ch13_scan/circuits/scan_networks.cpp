@@ -157,6 +157,36 @@ AlgorithmStats blelloch_stats(int n) {
   return a;
 }
 
+AlgorithmStats naive_stats(int n) {
+  if (n < 1) throw std::invalid_argument("naive_stats: n must be at least 1");
+  AlgorithmStats a;
+  a.is_scan = true;
+  for (int i = 0; i < n; ++i) {
+    // Output i: the ranges x_0 .. x_i, added in adjacent pairs until one is left.
+    std::vector<Range> level;
+    for (int j = 0; j <= i; ++j) level.push_back({j, j});
+    int steps = 0;
+    while (level.size() > 1) {
+      ++steps;
+      std::vector<Range> next;
+      for (std::size_t j = 0; j < level.size(); j += 2) {
+        if (j + 1 == level.size()) {
+          next.push_back(level[j]);
+          continue;
+        }
+        Range sum{};
+        a.is_scan = a.is_scan && join(level[j], level[j + 1], sum);
+        ++a.ops;
+        next.push_back(sum);
+      }
+      level = next;
+    }
+    a.is_scan = a.is_scan && level[0].lo == 0 && level[0].hi == i;
+    a.steps = std::max(a.steps, steps);
+  }
+  return a;
+}
+
 std::vector<bool> spine_ops(const Network& net) {
   // Walk back from the last output: an operation is on the spine if its result reaches it.
   std::vector<bool> on(net.ops.size(), false);
@@ -325,6 +355,10 @@ std::string complexity_table_markdown() {
       << r.s8.ops << " | " << r.s16.depth << " | " << r.s16.ops << " | " << r.s16.max_fanout
       << " | " << r.used << " |\n";
   }
+  const AlgorithmStats n8 = naive_stats(8), n16 = naive_stats(16);
+  o << "| Naive, one reduction per output (the complexity post) | \\f$\\lceil\\log_2 n\\rceil\\f$ | "
+       "\\f$n(n-1)/2\\f$ | "
+    << n8.steps << " | " << n8.ops << " | " << n16.steps << " | " << n16.ops << " | - | none |\n";
   const AlgorithmStats b8 = blelloch_stats(8), b16 = blelloch_stats(16);
   o << "| Blelloch, exclusive (section 13.2) | \\f$2 \\log_2 n\\f$ | \\f$2(n-1)\\f$ | " << b8.steps
     << " | " << b8.ops << " | " << b16.steps << " | " << b16.ops

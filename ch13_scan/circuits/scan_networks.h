@@ -74,6 +74,12 @@ struct AlgorithmStats {
 /// \param n inputs, a power of two
 AlgorithmStats blelloch_stats(int n);
 
+/// The naive parallel scan of the complexity post: every output is its own reduction, a
+/// balanced tree of pairwise additions over x_0 .. x_i, all n of them at once; simulated on
+/// symbolic inputs.
+/// \param n inputs, at least 1
+AlgorithmStats naive_stats(int n);
+
 /// The operations on the path that produces the last output (figure 13.9's spine).
 /// \param net the circuit
 std::vector<bool> spine_ops(const Network& net);

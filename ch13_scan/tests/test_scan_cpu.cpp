@@ -249,6 +249,18 @@ TEST_CASE("circuit depths and operation counts for 8 and 16 inputs match the kno
   }
 }
 
+TEST_CASE("the naive scan does a reduction per output: log2 n steps but n(n-1)/2 additions") {
+  for (int n = 1; n <= 300; ++n) {
+    INFO("n = " << n);
+    const ch13::AlgorithmStats a = ch13::naive_stats(n);
+    CHECK(a.is_scan);
+    CHECK(a.ops == n * (n - 1) / 2);
+    int log2n = 0;
+    while ((1 << log2n) < n) ++log2n;
+    CHECK(a.steps == log2n);
+  }
+}
+
 TEST_CASE("a circuit that adds ranges that do not meet is not a scan") {
   ch13::Network broken = ch13::kogge_stone_network(8);
   broken.ops.back().source -= 1;  // the last operation reaches one wire too far
@@ -347,7 +359,7 @@ TEST_CASE("Blelloch's sweeps as block variant 2 indexes them give the exclusive 
   CHECK_FALSE(ch13::check_blelloch(wrong).ok);
 }
 
-TEST_CASE("figures 13.2 to 13.5: the sweeps of 1 to 8, the course notes' example") {
+TEST_CASE("figures 13.2 to 13.5: the sweeps of 1 to 8, the complexity post's example") {
   const ch13::BlellochModel m = ch13::blelloch_model(8);
   const auto rows = ch13::blelloch_rows(m, one_to(8));
   REQUIRE(rows.size() == 1 + 3 + 1 + 3);
@@ -356,7 +368,7 @@ TEST_CASE("figures 13.2 to 13.5: the sweeps of 1 to 8, the course notes' example
   CHECK(rows[3] == std::vector<long long>{1, 3, 3, 10, 5, 11, 7, 36});
   CHECK(rows[4].back() == 0);
   CHECK(rows.back() == std::vector<long long>{0, 1, 3, 6, 10, 15, 21, 28});
-  // The course notes' down-sweep rule: out1 = in2, out2 = in1 + in2, e.g. 11, 10 -> 10, 21.
+  // The complexity post's down-sweep rule: out1 = in2, out2 = in1 + in2, e.g. 11, 10 -> 10, 21.
   bool example = false;
   for (std::size_t r = 5; r < rows.size(); ++r) {
     for (const ch13::SweepOp& op : m.down) {
@@ -385,7 +397,7 @@ TEST_CASE("figures 13.2 to 13.5: the sweeps of 1 to 8, the course notes' example
     ++used[t.right];
   }
   for (std::size_t k = 0; k + 1 < tree.size(); ++k) CHECK(used[k] == 1);
-  // What the course notes say falls from the reduce into the down-sweep, level by level: the
+  // What the complexity post says falls from the reduce into the down-sweep, level by level: the
   // root, then the left children, 36; 10; 3, 11; 1, 3, 5, 7.
   std::map<int, std::vector<long long>> by_width;
   for (const ch13::TreeNode& t : tree) {
