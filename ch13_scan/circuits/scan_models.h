@@ -26,7 +26,9 @@ struct Span {
   int lo = 1;  ///< first input
   int hi = 0;  ///< last input
   bool empty() const { return lo > hi; }
-  bool operator==(const Span& o) const { return (empty() && o.empty()) || (lo == o.lo && hi == o.hi); }
+  bool operator==(const Span& o) const {
+    return (empty() && o.empty()) || (lo == o.lo && hi == o.hi);
+  }
   bool operator!=(const Span& o) const { return !(*this == o); }
 };
 
@@ -68,10 +70,10 @@ struct SweepOp {
 
 /// The steps of block_scan_blelloch for a block of \p threads threads (2 threads elements).
 struct BlellochModel : Model {
-  int threads = 0;           ///< blockDim.x
-  int n = 0;                 ///< elements, 2 threads
-  std::vector<SweepOp> up;   ///< the up-sweep, in step order
-  std::vector<SweepOp> down; ///< the down-sweep, after s[n - 1] is cleared, in step order
+  int threads = 0;            ///< blockDim.x
+  int n = 0;                  ///< elements, 2 threads
+  std::vector<SweepOp> up;    ///< the up-sweep, in step order
+  std::vector<SweepOp> down;  ///< the down-sweep, after s[n - 1] is cleared, in step order
 };
 
 /// The model of block_scan_blelloch (kernels/block/02_blelloch.cuh) for \p n elements, a block of
@@ -84,7 +86,8 @@ BlellochModel blelloch_model(int n);
 /// the last row is the exclusive scan.
 /// \param m the model
 /// \param x the input
-std::vector<std::vector<long long>> blelloch_rows(const BlellochModel& m, const std::vector<long long>& x);
+std::vector<std::vector<long long>> blelloch_rows(const BlellochModel& m,
+                                                  const std::vector<long long>& x);
 
 /// What running a model on symbolic inputs found.
 struct ModelCheck {
@@ -101,10 +104,10 @@ ModelCheck check_blelloch(const BlellochModel& m);
 /// One node of the balanced tree the up-sweep builds (figure 13.3): a leaf (an input) or the
 /// sum of two nodes.
 struct TreeNode {
-  Span span;        ///< the inputs it sums
-  int element = 0;  ///< the array element that holds it (its rightmost input)
-  int left = -1;    ///< child nodes, -1 for a leaf
-  int right = -1;   ///< child nodes, -1 for a leaf
+  Span span;           ///< the inputs it sums
+  int element = 0;     ///< the array element that holds it (its rightmost input)
+  int left = -1;       ///< child nodes, -1 for a leaf
+  int right = -1;      ///< child nodes, -1 for a leaf
   long long up = 0;    ///< its value after the up-sweep
   long long down = 0;  ///< the value the down-sweep hands it: the sum of every input before it
 };
@@ -118,13 +121,13 @@ std::vector<TreeNode> blelloch_tree(const BlellochModel& m, const std::vector<lo
 
 /// Bank conflicts of one step of block_scan_blelloch (4-byte words, 32 banks).
 struct BankStep {
-  std::string sweep;    ///< "up" or "down"
-  int step = 0;         ///< within the sweep
-  int offset = 0;       ///< the kernel's offset
-  int threads = 0;      ///< threads that work in the step
-  int warps = 0;        ///< warps with at least one such thread
-  int ways = 0;         ///< the worst conflict of one warp's access: words in one bank
-  int passes = 0;       ///< shared-memory passes of one access, summed over the warps
+  std::string sweep;  ///< "up" or "down"
+  int step = 0;       ///< within the sweep
+  int offset = 0;     ///< the kernel's offset
+  int threads = 0;    ///< threads that work in the step
+  int warps = 0;      ///< warps with at least one such thread
+  int ways = 0;       ///< the worst conflict of one warp's access: words in one bank
+  int passes = 0;     ///< shared-memory passes of one access, summed over the warps
 };
 
 /// The bank conflicts of every step of block_scan_blelloch for \p threads threads: each access
@@ -167,17 +170,17 @@ void warp_scan_model(std::vector<Span>& s, int base, bool zero_pad, std::string*
 
 /// A run of a recursive device scan on n symbolic inputs.
 struct DeviceScanModel : Model {
-  std::string name;                      ///< "scan-then-fan" or "reduce-then-scan"
-  std::size_t n = 0;                     ///< inputs
-  int b = 0;                             ///< the block size: elements per tile
-  std::vector<std::size_t> levels;       ///< elements scanned at each level: n, tiles, ...
-  std::vector<Span> result;              ///< the output (inclusive)
+  std::string name;                  ///< "scan-then-fan" or "reduce-then-scan"
+  std::size_t n = 0;                 ///< inputs
+  int b = 0;                         ///< the block size: elements per tile
+  std::vector<std::size_t> levels;   ///< elements scanned at each level: n, tiles, ...
+  std::vector<Span> result;          ///< the output (inclusive)
   std::vector<Span> tile_scans;      ///< scan-then-fan: the tiles scanned, before the fan
   std::vector<Span> tile_totals;     ///< the tiles' totals (the spine), at the top level
   std::vector<Span> scanned_totals;  ///< the totals after their own scan
-  std::size_t top_reads = 0;   ///< global reads of the n-element arrays at the top level
-  std::size_t top_writes = 0;  ///< global writes of the n-element arrays at the top level
-  std::string error;           ///< the first problem the run found, if any
+  std::size_t top_reads = 0;         ///< global reads of the n-element arrays at the top level
+  std::size_t top_writes = 0;        ///< global writes of the n-element arrays at the top level
+  std::string error;                 ///< the first problem the run found, if any
 };
 
 /// The model of scan_fan (listings 13.4 to 13.6, kernels/device/03_scan_then_fan.cuh).
@@ -208,8 +211,8 @@ Model padded_layout_model();
 
 /// What one word of the padded layout holds.
 struct PaddedWord {
-  int thread = -1;  ///< the thread whose value it holds, or -1
-  int zero_of = -1; ///< the thread that writes it as padding (s[-16] = 0), or -1
+  int thread = -1;   ///< the thread whose value it holds, or -1
+  int zero_of = -1;  ///< the thread that writes it as padding (s[-16] = 0), or -1
 };
 
 /// Every word of the layout of \p threads threads with lane 0 at \p lane0, and in \p error the

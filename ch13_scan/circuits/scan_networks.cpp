@@ -356,8 +356,8 @@ std::string complexity_table_markdown() {
       << " | " << r.used << " |\n";
   }
   const AlgorithmStats n8 = naive_stats(8), n16 = naive_stats(16);
-  o << "| Naive, one reduction per output (the complexity post) | \\f$\\lceil\\log_2 n\\rceil\\f$ | "
-       "\\f$n(n-1)/2\\f$ | "
+  o << "| Naive, one reduction per output (the complexity post) | "
+       "\\f$\\lceil\\log_2 n\\rceil\\f$ | \\f$n(n-1)/2\\f$ | "
     << n8.steps << " | " << n8.ops << " | " << n16.steps << " | " << n16.ops << " | - | none |\n";
   const AlgorithmStats b8 = blelloch_stats(8), b16 = blelloch_stats(16);
   o << "| Blelloch, exclusive (section 13.2) | \\f$2 \\log_2 n\\f$ | \\f$2(n-1)\\f$ | " << b8.steps

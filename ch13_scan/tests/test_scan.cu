@@ -246,7 +246,8 @@ TEST_CASE("the models behind figures 13.12 and 13.15 index shared memory as the 
   CHECK(ch13::kWarpPartials == 16 + 32);
   for (int threads = 32; threads <= 1024; threads += 32) {
     INFO(threads << " threads");
-    CHECK(ch13::scan_shared_memory<int, true>(threads) == ch13::padded_words(threads) * int(sizeof(int)));
+    CHECK(ch13::scan_shared_memory<int, true>(threads) ==
+          ch13::padded_words(threads) * int(sizeof(int)));
     CHECK(ch13::scan_shared_memory<int, false>(threads) == threads * int(sizeof(int)));
     for (int tid = 0; tid < threads; ++tid) {
       CHECK(ch13::scan_shared_index<true>(tid) == ch13::padded_slot(tid));

@@ -314,7 +314,8 @@ std::vector<long long> one_to(int n) {
 
 TEST_CASE("the models follow the lines of their kernels") {
   std::vector<ch13::Model> models = {ch13::blelloch_model(8), ch13::scan_block_model(128),
-                                     ch13::scan_then_fan_model(1000, 128), ch13::reduce_then_scan_model(1000, 128),
+                                     ch13::scan_then_fan_model(1000, 128),
+                                     ch13::reduce_then_scan_model(1000, 128),
                                      ch13::padded_layout_model()};
   for (const ch13::Model& m : models) {
     REQUIRE_FALSE(m.sources.empty());
@@ -376,7 +377,8 @@ TEST_CASE("figures 13.2 to 13.5: the sweeps of 1 to 8, the complexity post's exa
       const long long in1 = rows[r - 1][op.left], in2 = rows[r - 1][op.right];
       CHECK(rows[r][op.left] == in2);
       CHECK(rows[r][op.right] == in1 + in2);
-      example = example || (in1 == 11 && in2 == 10 && rows[r][op.left] == 10 && rows[r][op.right] == 21);
+      example = example ||
+                (in1 == 11 && in2 == 10 && rows[r][op.left] == 10 && rows[r][op.right] == 21);
     }
   }
   CHECK(example);
@@ -428,7 +430,8 @@ TEST_CASE("Blelloch's strided indexing puts up to 16 words in one bank at 256 th
   CHECK(total == 190);  // passes with them
   // The worst step doubles with the block: a warp of a active lanes at stride 2 offset puts
   // a min(2 offset, 32) / 32 words in one bank.
-  const std::map<int, int> worst_want = {{32, 2}, {64, 4}, {128, 8}, {256, 16}, {512, 32}, {1024, 32}};
+  const std::map<int, int> worst_want = {{32, 2},   {64, 4},   {128, 8},
+                                         {256, 16}, {512, 32}, {1024, 32}};
   for (const auto& [threads, want] : worst_want) {
     INFO(threads << " threads");
     int worst = 0;
@@ -446,8 +449,10 @@ TEST_CASE("figure 13.12: the block scan of listing 13.3 gives every thread its p
       CHECK(m.after_warp_scans[tid] == ch13::Span{tid / 32 * 32, tid});
       CHECK(m.result[tid] == ch13::prefix_span(tid));
     }
-    for (int w = 0; w < threads / 32; ++w) CHECK(m.scanned_totals[16 + w] == ch13::prefix_span(32 * w + 31));
-    for (int slot = 0; slot < 16; ++slot) CHECK(m.totals[slot].empty());  // the warps' totals start at 16
+    for (int w = 0; w < threads / 32; ++w)
+      CHECK(m.scanned_totals[16 + w] == ch13::prefix_span(32 * w + 31));
+    // The warps' totals start at slot 16.
+    for (int slot = 0; slot < 16; ++slot) CHECK(m.totals[slot].empty());
   }
   // Without the lane test a warp scan of unpadded values reads its left neighbor's values.
   std::vector<ch13::Span> s(64);
@@ -459,8 +464,9 @@ TEST_CASE("figure 13.12: the block scan of listing 13.3 gives every thread its p
 
 TEST_CASE("figures 13.13 and 13.14: the recursive scans, their levels and their 4N and 3N accesses") {
   for (int b : {32, 64, 96, 128, 1024}) {
-    for (std::size_t n : {std::size_t(1), std::size_t(31), std::size_t(b), std::size_t(b) + 1, std::size_t(1000),
-                          std::size_t(4097), std::size_t(b) * b + 1, std::size_t(100003)}) {
+    const std::size_t bb = b;
+    for (std::size_t n : {std::size_t(1), std::size_t(31), bb, bb + 1, std::size_t(1000),
+                          std::size_t(4097), bb * bb + 1, std::size_t(100003)}) {
       INFO("n = " << n << ", b = " << b);
       const ch13::DeviceScanModel fan = ch13::scan_then_fan_model(n, b);
       CHECK(fan.error.empty());
@@ -526,11 +532,13 @@ TEST_CASE("Hillis-Steele on one buffer depends on the order in which a step's th
     std::string error;
     std::vector<ch13::NetworkOp> ops = ks.ops;
     if (!from_left) {
-      std::stable_sort(ops.begin(), ops.end(), [](const ch13::NetworkOp& a, const ch13::NetworkOp& b) {
-        return a.level != b.level ? a.level < b.level : a.target > b.target;
-      });
+      std::stable_sort(ops.begin(), ops.end(),
+                       [](const ch13::NetworkOp& a, const ch13::NetworkOp& b) {
+                         return a.level != b.level ? a.level < b.level : a.target > b.target;
+                       });
     }
-    for (const ch13::NetworkOp& op : ops) s[op.target] = ch13::join(s[op.source], s[op.target], &error);
+    for (const ch13::NetworkOp& op : ops)
+      s[op.target] = ch13::join(s[op.source], s[op.target], &error);
     INFO((from_left ? "from the left" : "from the right") << ": " << error);
     CHECK(error.empty() == !from_left);
   }
