@@ -351,7 +351,15 @@ FOLDERS = {
                       "driver, the CPU reference.",
     "ch12_reduction/kernels": "The reductions in reading order, one file per step of the chapter.",
     "ch13_scan": "Scans at the warp, block and device level, and stream compaction.",
-    "ch13_scan/kernels": "The scans in reading order, one file per step of the chapter.",
+    "ch13_scan/kernels": "The scans in reading order, one folder per level, one file per step of the "
+                         "chapter.",
+    "ch13_scan/kernels/warp": "The warp scans of section 13.5, one file per variant.",
+    "ch13_scan/kernels/block": "The block scans of sections 13.2 to 13.5, one file per variant.",
+    "ch13_scan/kernels/device": "The device-wide scans, from the CPU and CUB to the single pass, one "
+                                "file per variant.",
+    "ch13_scan/kernels/compact": "The stream compactions of section 13.6, one file per variant.",
+    "ch13_scan/circuits": "The circuits of section 13.3 and the CPU models of the kernels that the "
+                          "chapter's figures are drawn from.",
     "ch14_nbody": "The N-body force on the CPU and the GPU, the leapfrog simulation, several GPUs.",
     "ch14_nbody/kernels": "The N-body variants in reading order, one file per step of the chapter.",
     "ch14_nbody/nccl": "Variant 14: one process per GPU, the bodies exchanged through NCCL.",

@@ -1,13 +1,15 @@
 // scan_networks: the circuits of section 13.3 on the CPU. Prints depth, operations and
 // fan-out of each circuit for widths 8 .. --n, checked by simulation; --markdown prints the
-// complexity table of the chapter page, --figures DIR writes the figures (Graphviz .dot files
-// and the .md fragments the page includes). No GPU needed.
+// complexity table and the bank table of the chapter page, --figures DIR writes every figure of
+// the page, the circuits and the models of the kernels (Graphviz .dot files and the .md
+// fragments the page includes). No GPU needed.
 #include <iostream>
 
 #include "hb/cli.h"
 #include "hb/error.h"
 #include "hb/files.h"
 #include "hb/report.h"
+#include "scan_models.h"
 #include "scan_networks.h"
 
 int main(int argc, char** argv) {
@@ -17,7 +19,8 @@ int main(int argc, char** argv) {
     spec.description =
         "Chapter 13: the serial, Brent-Kung, Sklansky and Kogge-Stone scan circuits (and "
         "Blelloch's algorithm), simulated on the CPU: depth, operations and fan-out for widths "
-        "8 .. --n; --figures writes the chapter's Graphviz figures.";
+        "8 .. --n; --figures writes the chapter's Graphviz figures, the circuits and the models "
+        "of the kernels (Blelloch's sweeps, the block and device scans, the padded layout).";
     spec.default_n = 16;
     spec.min_n = 8;
     spec.max_n = 4096;
@@ -27,7 +30,9 @@ int main(int argc, char** argv) {
     bool markdown = false;
     cli.app().add_option("--figures", figures, "write <name>.dot and <name>.md for every figure to this folder (files of those names "
                          "are replaced)");
-    cli.app().add_flag("--markdown", markdown, "print the chapter page's complexity table (Markdown)");
+    cli.app().add_flag("--markdown", markdown,
+                       "print the chapter page's complexity table and its table of Blelloch's bank "
+                       "conflicts at 256 threads (Markdown)");
     if (!cli.parse(argc, argv)) return 0;
     const auto& opt = cli.options();
     if ((opt.n & (opt.n - 1)) != 0) {
@@ -43,7 +48,7 @@ int main(int argc, char** argv) {
       }
     }
     if (markdown) {
-      std::cout << ch13::complexity_table_markdown();
+      std::cout << ch13::complexity_table_markdown() << '\n' << ch13::bank_table_markdown(256);
       return 0;
     }
     hb::Report r({"circuit", "n", "steps", "operations", "largest fan-out", "computes a scan"});
@@ -60,6 +65,10 @@ int main(int argc, char** argv) {
         r.row({net.title, std::to_string(n), std::to_string(s.depth), std::to_string(s.ops),
                std::to_string(s.max_fanout), s.is_scan ? "yes" : "NO: " + s.error});
       }
+      const ch13::AlgorithmStats naive = ch13::naive_stats(n);
+      all = all && naive.is_scan;
+      r.row({"Naive (one reduction per output)", std::to_string(n), std::to_string(naive.steps),
+             std::to_string(naive.ops), "-", naive.is_scan ? "yes" : "NO"});
       const ch13::AlgorithmStats b = ch13::blelloch_stats(n);
       all = all && b.is_scan;
       r.row({"Blelloch (exclusive)", std::to_string(n), std::to_string(b.steps),

@@ -1,6 +1,8 @@
 // The circuits of section 13.3, their simulation, and their drawings.
 #include "scan_networks.h"
 
+#include "scan_models.h"
+
 #include <algorithm>
 #include <map>
 #include <sstream>
@@ -22,8 +24,6 @@ struct Range {
   int hi;
   bool empty() const { return lo > hi; }
 };
-
-constexpr Range kIdentity{1, 0};
 
 // left (+) right, defined only when right starts where left ends.
 bool join(Range left, Range right, Range& out) {
@@ -146,34 +146,44 @@ NetworkStats analyze(const Network& net) {
 // [networks-analyze]
 
 AlgorithmStats blelloch_stats(int n) {
-  require_power_of_two(n, "blelloch_stats");
+  const BlellochModel m = blelloch_model(n);
   AlgorithmStats a;
-  std::vector<Range> s(n);
-  for (int i = 0; i < n; ++i) s[i] = {i, i};
-  int offset = 1;
-  for (int d = n / 2; d > 0; d /= 2, offset *= 2) {  // up-sweep, as in block_scan_blelloch
-    ++a.steps;
-    for (int t = 0; t < d; ++t) {
-      const int left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
-      if (!join(s[left], s[right], s[right])) return a;
-      ++a.ops;
-    }
-  }
-  s[n - 1] = kIdentity;
-  for (int d = 1; d < n; d *= 2) {  // down-sweep
-    offset /= 2;
-    ++a.steps;
-    for (int t = 0; t < d; ++t) {
-      const int left = offset * (2 * t + 1) - 1, right = offset * (2 * t + 2) - 1;
-      const Range old_left = s[left];
-      s[left] = s[right];
-      if (!join(s[right], old_left, s[right])) return a;
-      ++a.ops;
-    }
-  }
-  for (int i = 0; i < n; ++i)
-    if (!(i == 0 ? s[i].empty() : (s[i].lo == 0 && s[i].hi == i - 1))) return a;
+  a.is_scan = check_blelloch(m).ok;
+  int up = 0, down = 0;
+  for (const SweepOp& op : m.up) up = std::max(up, op.step);
+  for (const SweepOp& op : m.down) down = std::max(down, op.step);
+  a.steps = up + down;
+  a.ops = static_cast<int>(m.up.size() + m.down.size());
+  return a;
+}
+
+AlgorithmStats naive_stats(int n) {
+  if (n < 1) throw std::invalid_argument("naive_stats: n must be at least 1");
+  AlgorithmStats a;
   a.is_scan = true;
+  for (int i = 0; i < n; ++i) {
+    // Output i: the ranges x_0 .. x_i, added in adjacent pairs until one is left.
+    std::vector<Range> level;
+    for (int j = 0; j <= i; ++j) level.push_back({j, j});
+    int steps = 0;
+    while (level.size() > 1) {
+      ++steps;
+      std::vector<Range> next;
+      for (std::size_t j = 0; j < level.size(); j += 2) {
+        if (j + 1 == level.size()) {
+          next.push_back(level[j]);
+          continue;
+        }
+        Range sum{};
+        a.is_scan = a.is_scan && join(level[j], level[j + 1], sum);
+        ++a.ops;
+        next.push_back(sum);
+      }
+      level = next;
+    }
+    a.is_scan = a.is_scan && level[0].lo == 0 && level[0].hi == i;
+    a.steps = std::max(a.steps, steps);
+  }
   return a;
 }
 
@@ -300,7 +310,7 @@ Figure figure(const Network& net, const std::string& what, const std::vector<boo
 
 }  // namespace
 
-std::vector<Figure> chapter_figures() {
+std::vector<Figure> circuit_figures() {
   const Network bk16 = brent_kung_network(16);
   const Network sk16 = sklansky_network(16);
   return {
@@ -345,6 +355,10 @@ std::string complexity_table_markdown() {
       << r.s8.ops << " | " << r.s16.depth << " | " << r.s16.ops << " | " << r.s16.max_fanout
       << " | " << r.used << " |\n";
   }
+  const AlgorithmStats n8 = naive_stats(8), n16 = naive_stats(16);
+  o << "| Naive, one reduction per output (the complexity post) | "
+       "\\f$\\lceil\\log_2 n\\rceil\\f$ | \\f$n(n-1)/2\\f$ | "
+    << n8.steps << " | " << n8.ops << " | " << n16.steps << " | " << n16.ops << " | - | none |\n";
   const AlgorithmStats b8 = blelloch_stats(8), b16 = blelloch_stats(16);
   o << "| Blelloch, exclusive (section 13.2) | \\f$2 \\log_2 n\\f$ | \\f$2(n-1)\\f$ | " << b8.steps
     << " | " << b8.ops << " | " << b16.steps << " | " << b16.ops

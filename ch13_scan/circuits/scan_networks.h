@@ -69,9 +69,16 @@ struct AlgorithmStats {
 };
 
 /// Blelloch's exclusive scan as block variant 2 runs it (up-sweep, clear the root,
-/// down-sweep with swaps), simulated on symbolic inputs.
+/// down-sweep with swaps): the steps and additions of blelloch_model(), checked on symbolic
+/// inputs by check_blelloch() (scan_models.h).
 /// \param n inputs, a power of two
 AlgorithmStats blelloch_stats(int n);
+
+/// The naive parallel scan of the complexity post: every output is its own reduction, a
+/// balanced tree of pairwise additions over x_0 .. x_i, all n of them at once; simulated on
+/// symbolic inputs.
+/// \param n inputs, at least 1
+AlgorithmStats naive_stats(int n);
 
 /// The operations on the path that produces the last output (figure 13.9's spine).
 /// \param net the circuit
@@ -99,8 +106,9 @@ struct Figure {
   std::string doxygen() const;
 };
 
-/// Every circuit figure of the chapter page (n = 8 and 16), in the text's order.
-std::vector<Figure> chapter_figures();
+/// Every circuit figure of the chapter page (n = 8 and 16), in the text's order; the other
+/// figures of the page are in scan_models.h, and chapter_figures() there returns them all.
+std::vector<Figure> circuit_figures();
 
 /// The complexity table of the chapter page (Markdown), with the counts measured above.
 std::string complexity_table_markdown();

@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "circuits/scan_models.h"
 #include "hb/capability.h"
 #include "hb/device.h"
 #include "hb/error.h"
@@ -235,6 +236,22 @@ TEST_CASE("the two-level split covers n with whole tiles and at most the cap of 
         CHECK(s.count * s.per_partial >= n);
         CHECK((s.count - 1) * s.per_partial < n);
       }
+    }
+  }
+}
+
+TEST_CASE("the models behind figures 13.12 and 13.15 index shared memory as the kernels do") {
+  // The kernels' own host-callable index functions against the CPU models the figures are
+  // drawn from (circuits/scan_models.cpp), for every block size the warp-based scans take.
+  CHECK(ch13::kWarpPartials == 16 + 32);
+  for (int threads = 32; threads <= 1024; threads += 32) {
+    INFO(threads << " threads");
+    CHECK(ch13::scan_shared_memory<int, true>(threads) ==
+          ch13::padded_words(threads) * int(sizeof(int)));
+    CHECK(ch13::scan_shared_memory<int, false>(threads) == threads * int(sizeof(int)));
+    for (int tid = 0; tid < threads; ++tid) {
+      CHECK(ch13::scan_shared_index<true>(tid) == ch13::padded_slot(tid));
+      CHECK(ch13::scan_shared_index<false>(tid) == tid);
     }
   }
 }

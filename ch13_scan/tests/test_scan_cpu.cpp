@@ -8,12 +8,14 @@
 #include <cctype>
 #include <climits>
 #include <cmath>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "circuits/scan_models.h"
 #include "circuits/scan_networks.h"
 #include "hb/error.h"
 #include "hb/random.h"
@@ -247,6 +249,18 @@ TEST_CASE("circuit depths and operation counts for 8 and 16 inputs match the kno
   }
 }
 
+TEST_CASE("the naive scan does a reduction per output: log2 n steps but n(n-1)/2 additions") {
+  for (int n = 1; n <= 300; ++n) {
+    INFO("n = " << n);
+    const ch13::AlgorithmStats a = ch13::naive_stats(n);
+    CHECK(a.is_scan);
+    CHECK(a.ops == n * (n - 1) / 2);
+    int log2n = 0;
+    while ((1 << log2n) < n) ++log2n;
+    CHECK(a.steps == log2n);
+  }
+}
+
 TEST_CASE("a circuit that adds ranges that do not meet is not a scan") {
   ch13::Network broken = ch13::kogge_stone_network(8);
   broken.ops.back().source -= 1;  // the last operation reaches one wire too far
@@ -274,11 +288,269 @@ TEST_CASE("the spine of the 16-input Brent-Kung circuit is its up-sweep") {
   CHECK(std::count(left.begin(), left.end(), true) == 12);  // the 8-input Sklansky circuit
 }
 
-TEST_CASE("the committed figures are what the circuit builders draw") {
+// ---------------------------------------------------------------------------------------
+// The models of the kernels behind figures 13.1 to 13.5 and 13.12 to 13.15.
+
+namespace {
+
+// Whether \p text has \p line as one of its lines, leading and trailing blanks aside.
+bool has_line(const std::string& text, const std::string& line) {
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) {
+    const auto b = l.find_first_not_of(" \t");
+    const auto e = l.find_last_not_of(" \t\r");
+    if (b != std::string::npos && l.substr(b, e - b + 1) == line) return true;
+  }
+  return false;
+}
+
+std::vector<long long> one_to(int n) {
+  std::vector<long long> x(n);
+  for (int i = 0; i < n; ++i) x[i] = i + 1;
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE("the models follow the lines of their kernels") {
+  std::vector<ch13::Model> models = {ch13::blelloch_model(8), ch13::scan_block_model(128),
+                                     ch13::scan_then_fan_model(1000, 128),
+                                     ch13::reduce_then_scan_model(1000, 128),
+                                     ch13::padded_layout_model()};
+  for (const ch13::Model& m : models) {
+    REQUIRE_FALSE(m.sources.empty());
+    for (const ch13::SourceLines& src : m.sources) {
+      const std::string text = read_text(src.file);
+      for (const std::string& line : src.lines) {
+        INFO(src.file << ": " << line);
+        CHECK(has_line(text, line));
+      }
+    }
+  }
+}
+
+TEST_CASE("figure 13.1: the exclusive scan is the inclusive one shifted and the two differ by the input") {
+  // The CPU scans of listings 13.1 and 13.2 on the figures' example, 1 to 8.
+  const std::vector<long long> x = one_to(8);
+  std::vector<long long> inc(8), exc(8);
+  CHECK(ch13::cpu_inclusive_scan(inc.data(), x.data(), 8) == 36);
+  CHECK(ch13::cpu_exclusive_scan(exc.data(), x.data(), 8) == 36);
+  CHECK(inc == std::vector<long long>{1, 3, 6, 10, 15, 21, 28, 36});
+  CHECK(exc.front() == 0);
+  for (int i = 0; i < 8; ++i) CHECK(inc[i] - exc[i] == x[i]);
+  for (int i = 1; i < 8; ++i) CHECK(exc[i] == inc[i - 1]);
+}
+
+TEST_CASE("Blelloch's sweeps as block variant 2 indexes them give the exclusive scan without races") {
+  for (int n = 1; n <= 4096; n *= 2) {
+    INFO(n << " elements");
+    const ch13::BlellochModel m = ch13::blelloch_model(n);
+    const ch13::ModelCheck c = ch13::check_blelloch(m);
+    CHECK(c.ok);
+    CHECK(c.error.empty());
+    CHECK(m.threads == n / 2);
+  }
+  // A step that reads an element another thread of the same step writes is a race.
+  ch13::BlellochModel racy = ch13::blelloch_model(8);
+  racy.up.insert(racy.up.begin() + 1, ch13::SweepOp{1, 9, 1, 2, 1});
+  CHECK(ch13::check_blelloch(racy).error.find("two threads") != std::string::npos);
+  // Pairs that do not meet are not a scan.
+  ch13::BlellochModel wrong = ch13::blelloch_model(8);
+  wrong.down.back().left -= 1;
+  CHECK_FALSE(ch13::check_blelloch(wrong).ok);
+}
+
+TEST_CASE("figures 13.2 to 13.5: the sweeps of 1 to 8, the complexity post's example") {
+  const ch13::BlellochModel m = ch13::blelloch_model(8);
+  const auto rows = ch13::blelloch_rows(m, one_to(8));
+  REQUIRE(rows.size() == 1 + 3 + 1 + 3);
+  CHECK(rows[1] == std::vector<long long>{1, 3, 3, 7, 5, 11, 7, 15});
+  CHECK(rows[2] == std::vector<long long>{1, 3, 3, 10, 5, 11, 7, 26});
+  CHECK(rows[3] == std::vector<long long>{1, 3, 3, 10, 5, 11, 7, 36});
+  CHECK(rows[4].back() == 0);
+  CHECK(rows.back() == std::vector<long long>{0, 1, 3, 6, 10, 15, 21, 28});
+  // The complexity post's down-sweep rule: out1 = in2, out2 = in1 + in2, e.g. 11, 10 -> 10, 21.
+  bool example = false;
+  for (std::size_t r = 5; r < rows.size(); ++r) {
+    for (const ch13::SweepOp& op : m.down) {
+      if (op.step != static_cast<int>(r) - 4) continue;
+      const long long in1 = rows[r - 1][op.left], in2 = rows[r - 1][op.right];
+      CHECK(rows[r][op.left] == in2);
+      CHECK(rows[r][op.right] == in1 + in2);
+      example = example ||
+                (in1 == 11 && in2 == 10 && rows[r][op.left] == 10 && rows[r][op.right] == 21);
+    }
+  }
+  CHECK(example);
+  // The tree: every node sums its children, the root is the total, every input is one leaf; the
+  // down-sweep hands every node the sum of the inputs before it, and the leaves the scan.
+  const auto tree = ch13::blelloch_tree(m, one_to(8));
+  REQUIRE(tree.size() == 8 + 7);
+  CHECK(tree.back().up == 36);
+  CHECK(tree.back().span == ch13::Span{0, 7});
+  std::vector<int> used(tree.size(), 0);
+  for (const ch13::TreeNode& t : tree) {
+    long long before = 0;
+    for (int i = 0; i < t.span.lo; ++i) before += i + 1;
+    CHECK(t.down == before);
+    if (t.left < 0) continue;
+    CHECK(t.up == tree[t.left].up + tree[t.right].up);
+    ++used[t.left];
+    ++used[t.right];
+  }
+  for (std::size_t k = 0; k + 1 < tree.size(); ++k) CHECK(used[k] == 1);
+  // What the complexity post says falls from the reduce into the down-sweep, level by level: the
+  // root, then the left children, 36; 10; 3, 11; 1, 3, 5, 7.
+  std::map<int, std::vector<long long>> by_width;
+  for (const ch13::TreeNode& t : tree) {
+    const int width = t.span.hi - t.span.lo + 1;
+    const bool left_child = std::any_of(tree.begin(), tree.end(), [&](const ch13::TreeNode& p) {
+      return p.left >= 0 && &tree[p.left] == &t;
+    });
+    if (width == 8 || left_child) by_width[width].push_back(t.up);
+  }
+  CHECK(by_width[8] == std::vector<long long>{36});
+  CHECK(by_width[4] == std::vector<long long>{10});
+  CHECK(by_width[2] == std::vector<long long>{3, 11});
+  CHECK(by_width[1] == std::vector<long long>{1, 3, 5, 7});
+}
+
+TEST_CASE("Blelloch's strided indexing puts up to 16 words in one bank at 256 threads") {
+  const auto banks = ch13::blelloch_banks(256);
+  REQUIRE(banks.size() == 18);
+  std::vector<int> ways, passes;
+  int warps = 0, total = 0;
+  for (const ch13::BankStep& b : banks) {
+    ways.push_back(b.ways);
+    warps += b.warps;
+    total += b.passes;
+  }
+  CHECK(ways == std::vector<int>{2, 4, 8, 16, 16, 8, 4, 2, 1, 1, 2, 4, 8, 16, 16, 8, 4, 2});
+  CHECK(warps == 40);   // passes without a conflict: one per warp at work
+  CHECK(total == 190);  // passes with them
+  // The worst step doubles with the block: a warp of a active lanes at stride 2 offset puts
+  // a min(2 offset, 32) / 32 words in one bank.
+  const std::map<int, int> worst_want = {{32, 2},   {64, 4},   {128, 8},
+                                         {256, 16}, {512, 32}, {1024, 32}};
+  for (const auto& [threads, want] : worst_want) {
+    INFO(threads << " threads");
+    int worst = 0;
+    for (const ch13::BankStep& b : ch13::blelloch_banks(threads)) worst = std::max(worst, b.ways);
+    CHECK(worst == want);
+  }
+}
+
+TEST_CASE("figure 13.12: the block scan of listing 13.3 gives every thread its prefix") {
+  for (int threads = 32; threads <= 1024; threads += 32) {
+    INFO(threads << " threads");
+    const ch13::BlockScanModel m = ch13::scan_block_model(threads);
+    CHECK(m.error.empty());
+    for (int tid = 0; tid < threads; ++tid) {
+      CHECK(m.after_warp_scans[tid] == ch13::Span{tid / 32 * 32, tid});
+      CHECK(m.result[tid] == ch13::prefix_span(tid));
+    }
+    for (int w = 0; w < threads / 32; ++w)
+      CHECK(m.scanned_totals[16 + w] == ch13::prefix_span(32 * w + 31));
+    // The warps' totals start at slot 16.
+    for (int slot = 0; slot < 16; ++slot) CHECK(m.totals[slot].empty());
+  }
+  // Without the lane test a warp scan of unpadded values reads its left neighbor's values.
+  std::vector<ch13::Span> s(64);
+  for (int i = 0; i < 64; ++i) s[i] = ch13::input_span(i);
+  std::string error;
+  ch13::warp_scan_model(s, 32, true, &error);
+  CHECK(s[32].lo < 32);
+}
+
+TEST_CASE("figures 13.13 and 13.14: the recursive scans, their levels and their 4N and 3N accesses") {
+  for (int b : {32, 64, 96, 128, 1024}) {
+    const std::size_t bb = b;
+    for (std::size_t n : {std::size_t(1), std::size_t(31), bb, bb + 1, std::size_t(1000),
+                          std::size_t(4097), bb * bb + 1, std::size_t(100003)}) {
+      INFO("n = " << n << ", b = " << b);
+      const ch13::DeviceScanModel fan = ch13::scan_then_fan_model(n, b);
+      CHECK(fan.error.empty());
+      std::size_t above = 0;
+      for (std::size_t k = 1; k < fan.levels.size(); ++k) above += fan.levels[k];
+      CHECK(above == ch13::recursion_elements(n, b));  // what the launcher reserves in Scratch
+      if (n > std::size_t(b)) {
+        CHECK(fan.top_reads + fan.top_writes == 4 * n - 2 * b);
+      } else {
+        CHECK(fan.top_reads + fan.top_writes == 2 * n);
+      }
+      if ((b & (b - 1)) != 0) continue;
+      const ch13::DeviceScanModel rts = ch13::reduce_then_scan_model(n, b);
+      CHECK(rts.error.empty());
+      CHECK(rts.levels == fan.levels);
+      CHECK(rts.top_reads + rts.top_writes == (n > std::size_t(b) ? 3 * n : 2 * n));
+    }
+  }
+  // The text's example: b = 128 and N = 1048576 recurse twice, on 8192 and on 64 elements.
+  const ch13::DeviceScanModel book = ch13::scan_then_fan_model(1048576, 128);
+  CHECK(book.error.empty());
+  CHECK(book.levels == std::vector<std::size_t>{1048576, 8192, 64});
+}
+
+TEST_CASE("figure 13.15: the padded layout keeps every warp's reads in its own zeros and values") {
+  for (int threads = 32; threads <= 1024; threads += 32) {
+    INFO(threads << " threads");
+    std::string error;
+    const auto words = ch13::padded_layout(threads, 16, ch13::padded_words(threads), &error);
+    CHECK(error.empty());
+    CHECK(static_cast<int>(words.size()) == 49 * threads / 32);
+    for (int w = 0; w < threads / 32; ++w) {
+      for (int k = 0; k < 49; ++k) {
+        const ch13::PaddedWord& p = words[49 * w + k];
+        if (k < 16) CHECK(p.zero_of == 32 * w + k);
+        else if (k < 48) CHECK(p.thread == 32 * w + k - 16);
+        else CHECK((p.thread < 0 && p.zero_of < 0));
+      }
+    }
+    // The sentence before the figure puts lane 0 at 49 w + 32: that fits the book's allocation
+    // (scanSharedMemory: 49 W + 16 words) but not the 49 W words the kernels allocate.
+    std::string text_error, book_error;
+    ch13::padded_layout(threads, 32, ch13::padded_words(threads), &text_error);
+    CHECK(text_error.find("past the") != std::string::npos);
+    ch13::padded_layout(threads, 32, ch13::padded_words(threads) + 16, &book_error);
+    CHECK(book_error.empty());
+  }
+  // A layout with too little padding lets a lane read the warp before it.
+  std::string error;
+  ch13::padded_layout(64, 8, 200, &error);
+  CHECK_FALSE(error.empty());
+}
+
+TEST_CASE("Hillis-Steele on one buffer depends on the order in which a step's threads run") {
+  // The scan post keeps two buffers: each step reads one and writes the other. On one buffer
+  // the result depends on which thread of a step goes first: from the right, every thread still
+  // reads the value from before the step and the scan is right; from the left, a thread reads
+  // a value its neighbor has already updated.
+  const ch13::Network ks = ch13::kogge_stone_network(16);
+  for (bool from_left : {false, true}) {
+    std::vector<ch13::Span> s(16);
+    for (int i = 0; i < 16; ++i) s[i] = ch13::input_span(i);
+    std::string error;
+    std::vector<ch13::NetworkOp> ops = ks.ops;
+    if (!from_left) {
+      std::stable_sort(ops.begin(), ops.end(),
+                       [](const ch13::NetworkOp& a, const ch13::NetworkOp& b) {
+                         return a.level != b.level ? a.level < b.level : a.target > b.target;
+                       });
+    }
+    for (const ch13::NetworkOp& op : ops)
+      s[op.target] = ch13::join(s[op.source], s[op.target], &error);
+    INFO((from_left ? "from the left" : "from the right") << ": " << error);
+    CHECK(error.empty() == !from_left);
+  }
+}
+
+TEST_CASE("the committed figures are what the circuit builders and the models draw") {
   const auto figures = ch13::chapter_figures();
-  CHECK(figures.size() == 9);
+  CHECK(figures.size() == 5 + 9 + 4);
+  std::set<std::string> names;
   for (const ch13::Figure& f : figures) {
     INFO("figure " << f.name << " (regenerate: scan_networks --figures ch13_scan/circuits/figures)");
+    CHECK(names.insert(f.name).second);
     CHECK(read_text("circuits/figures/" + f.name + ".dot") == f.dot);
     CHECK(read_text("circuits/figures/" + f.name + ".md") == f.doxygen());
     CHECK(f.dot.find("digraph") == 0);
@@ -286,7 +558,7 @@ TEST_CASE("the committed figures are what the circuit builders draw") {
   }
 }
 
-TEST_CASE("the README shows every figure and the complexity table") {
+TEST_CASE("the README shows every figure, the complexity table and the bank table") {
   const std::string readme = read_text("README.md");
   for (const ch13::Figure& f : ch13::chapter_figures()) {
     INFO("figure " << f.name);
@@ -294,6 +566,8 @@ TEST_CASE("the README shows every figure and the complexity table") {
   }
   INFO("complexity table (scan_networks --markdown):\n" << ch13::complexity_table_markdown());
   CHECK(readme.find(ch13::complexity_table_markdown()) != std::string::npos);
+  INFO("bank table (scan_networks --markdown):\n" << ch13::bank_table_markdown(256));
+  CHECK(readme.find(ch13::bank_table_markdown(256)) != std::string::npos);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -2,9 +2,9 @@
 /// \brief Chapter 13, block variant 1: Hillis-Steele, double-buffered (scan post).
 /* [changed]
 Compared with variant 0: the Hillis-Steele scan of a block in shared memory with two buffers
-(the scan post): log2(blockDim) steps; in each, every thread reads from one buffer and writes
-the other, so no thread overwrites a value another still has to read, and one barrier per step
-suffices.
+(the scan post): one step per doubling of the distance, 8 for 256 threads; in each, every thread
+reads from one buffer and writes the other, so no thread overwrites a value another still has to
+read, and one barrier per step suffices.
 [changed] */
 #pragma once
 

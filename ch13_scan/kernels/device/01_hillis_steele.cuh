@@ -3,12 +3,13 @@
 /* [changed]
 Compared with variant 0b: we write the scan ourselves, starting from the step-efficient
 algorithm of Hillis and Steele (the scan post). Each block loads one element per thread into
-shared memory and runs log2(blockDim) steps; in step s every thread at or above s adds the value
-s places to its left. Two buffers in shared memory alternate as source and destination (double
-buffering), so no thread overwrites a value another thread still has to read, and one barrier
-per step suffices. Each block writes its scanned elements and its total; the totals are scanned
-by the same code, recursively, until one block is left, and a last kernel adds to each block's
-elements the scanned total of the blocks before it. Any multiple of 32 threads per block.
+shared memory and runs one step per doubling of the distance (8 for 256 threads); in the step of
+distance s every thread at or above s adds the value s places to its left. Two buffers in shared
+memory alternate as source and destination (double buffering), so no thread overwrites a value
+another thread still has to read, and one barrier per step suffices. Each block writes its
+scanned elements and its total; the totals are scanned by the same code, recursively, until one
+block is left, and a last kernel adds to each block's elements the scanned total of the blocks
+before it. Any multiple of 32 threads per block.
 [changed] */
 #pragma once
 

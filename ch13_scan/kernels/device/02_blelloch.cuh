@@ -2,12 +2,13 @@
 /// \brief Chapter 13, scan variant 2: Blelloch up-sweep/down-sweep, recursive block sums (13.2, scan post).
 /* [changed]
 Compared with variant 1: the same recursive structure, but each block scans with Blelloch's
-work-efficient algorithm (section 13.2, the scan post). Each thread loads two elements; the
-up-sweep builds a balanced tree of partial sums in place (figures 13.2 and 13.3), the root is
-replaced by the identity, and the down-sweep pushes the prefixes back down to the leaves
-(figures 13.4 and 13.5), which gives the exclusive scan. A block of B threads scans 2B elements
-with 2(2B - 1) additions in 2 log2(2B) steps, where Hillis-Steele needs about (2B) log2(2B). The
-block size must be a power of two.
+work-efficient algorithm (section 13.2; the scan post outlines it for a single block, and the
+recursion around it is ours). Each thread loads two elements; the up-sweep builds a balanced
+tree of partial sums in place (figures 13.2 and 13.3), the root is replaced by the identity, and
+the down-sweep pushes the prefixes back down to the leaves (figures 13.4 and 13.5), which gives
+the exclusive scan. A block of 256 threads scans 512 elements with 1022 additions in 18 steps,
+where Hillis-Steele takes 4097 additions in 9 steps for the same 512 (the complexity table of
+the chapter page). The block size must be a power of two.
 [changed] */
 #pragma once
 
