@@ -186,7 +186,7 @@ def check_rendered(browser, folder, name):
 # ---------------------------------------------------------------------------------------------
 # Numbers in the prose against the measured data.
 
-UNIT = r"(?:%|x\b|×|\s?(?:ms|µs|us|s|ns|GB/s|MB/s|TB/s|Mpix/s|G ?el(?:ements)?/s)\b)"
+UNIT = r"(?:%|x\b|×|\s?(?:ms|µs|us|s|ns|GB/s|MB/s|TB/s|Mpix/s|G ?pix/s|G ?tpx/s|G scans/s|G ?el(?:ements)?/s)\b)"
 QUOTED = re.compile(r"(?<![\w.^/+-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?=" + UNIT + ")")
 NAMED = re.compile(r"\b(?:docs/results/)?([\w-]+(?:/[\w-]+)*\.csv)\b")
 # A sentence that quotes the book (its GPUs, its printed numbers) beside our file.

@@ -7,7 +7,7 @@
 
 #include "hb/cli.h"
 #include "hb/error.h"
-#include "hb/files.h"
+#include "hb/figures.h"
 #include "hb/report.h"
 #include "scan_models.h"
 #include "scan_networks.h"
@@ -38,15 +38,8 @@ int main(int argc, char** argv) {
     if ((opt.n & (opt.n - 1)) != 0) {
       throw hb::UsageError("--n " + std::to_string(opt.n) + ": must be a power of two");
     }
-    if (!figures.empty()) {
-      // The folder must exist and take files; each figure is written whole or not at all.
-      for (const ch13::Figure& f : ch13::chapter_figures())
-        hb::check_output_path(figures + "/" + f.name + ".dot", "--figures");
-      for (const ch13::Figure& f : ch13::chapter_figures()) {
-        hb::write_file(figures + "/" + f.name + ".dot", f.dot);
-        hb::write_file(figures + "/" + f.name + ".md", f.doxygen());
-      }
-    }
+    // The folder must exist and take files; each figure is written whole or not at all.
+    if (!figures.empty()) hb::write_figures(figures, ch13::chapter_figures());
     if (markdown) {
       std::cout << ch13::complexity_table_markdown() << '\n' << ch13::bank_table_markdown(256);
       return 0;

@@ -290,10 +290,6 @@ std::string to_dot(const Network& net, const std::vector<bool>& highlight, bool 
 }
 // [networks-dot]
 
-std::string Figure::doxygen() const {
-  return "\\dot \"" + caption + "\"\n" + dot + "\\enddot\n";
-}
-
 namespace {
 
 Figure figure(const Network& net, const std::string& what, const std::vector<bool>& highlight,

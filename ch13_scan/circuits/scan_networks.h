@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "hb/figures.h"
+
 namespace ch13 {
 
 /// One operation node of a circuit: at step \p level, wire \p target becomes
@@ -97,14 +99,8 @@ std::vector<bool> left_half_ops(const Network& net);
 std::string to_dot(const Network& net, const std::vector<bool>& highlight,
                    bool exclusive_outputs);
 
-/// A figure of the chapter page.
-struct Figure {
-  std::string name;     ///< "brent_kung_16": figures/NAME.dot and figures/NAME.md
-  std::string caption;  ///< the caption, with the counts
-  std::string dot;      ///< the Graphviz text
-  /// The page fragment for `\includedoc`: the graph in a Doxygen `\dot` block.
-  std::string doxygen() const;
-};
+/// A figure of the chapter page (hb::Figure: name, caption, Graphviz text).
+using Figure = hb::Figure;
 
 /// Every circuit figure of the chapter page (n = 8 and 16), in the text's order; the other
 /// figures of the page are in scan_models.h, and chapter_figures() there returns them all.
