@@ -5,8 +5,9 @@
 
 A file is *lesson* when it lies in a chapter's kernels/ folder or when its name is a numbered
 step (reduction4_single_pass.cuh, scan6_..., 04_single_pass.cuh); *tests* under tests/;
-*pages* are Markdown and figures; everything else in a chapter folder, and the shared layer
-(common/include, common/src), is *machinery*. With --rev the counts are taken from that
+*figures* the code that draws a page's figures from models of the kernels (a chapter's figures/
+or circuits/ folder); *pages* are Markdown and the drawings; everything else in a chapter
+folder, and the shared layer (common/include, common/src), is *machinery*. With --rev the counts are taken from that
 commit (git show), so a tree can be compared with an earlier one.
 """
 import argparse
@@ -22,10 +23,12 @@ NUMBERED = re.compile(r"^([a-z]+_?)?[0-9]{1,2}[a-z]?_")
 def role(path):
     parts = path.split("/")
     name = parts[-1]
-    if name.endswith(".md") or "figures" in parts:
+    if name.endswith((".md", ".dot")):
         return "pages"
     if not name.endswith(CODE):
         return None
+    if "figures" in parts or "circuits" in parts or name.startswith("scan_networks"):
+        return "figures"  # (scan_networks.* drew chapter 13's circuits before circuits/ existed)
     if "tests" in parts or "fuzz" in parts:
         return "tests"
     if parts[0] == "common":
@@ -52,7 +55,7 @@ def main():
         text = subprocess.run(["git", "show", f"{args.rev}:{f}"], check=True, capture_output=True,
                               text=True, errors="replace").stdout
         counts[top][r] += sum(1 for line in text.splitlines() if line.strip())
-    roles = ["lesson", "machinery", "tests", "pages"]
+    roles = ["lesson", "machinery", "tests", "figures", "pages"]
     print(f"# python3 scripts/count_lines.py --rev {args.rev}")
     print("folder," + ",".join(roles))
     total = defaultdict(int)
