@@ -148,7 +148,8 @@ def parse_help(text):
     """{flag: type} from CLI11's --help ('' for a flag without a value)."""
     flags = {}
     for line in text.splitlines():
-        m = re.match(r"^\s{2}(?:-\w,)?(--[A-Za-z][\w-]*)(?:\s+([A-Z]+)\b)?", line)
+        # "  --n,--N TEXT=...": the first long name, its aliases (the book's spellings), its type.
+        m = re.match(r"^\s{2}(?:-\w,)?(--[A-Za-z][\w-]*)(?:,--?[A-Za-z][\w-]*)*(?:\s+([A-Z]+)\b)?", line)
         if m and m.group(1) != "--help":
             flags[m.group(1)] = m.group(2) or ""
     return flags

@@ -1,9 +1,8 @@
 #include "hb/bench.h"
 
-#include "hb/error.h"
-
 #include "hb/bandwidth.h"
 #include "hb/capability.h"
+#include "hb/error.h"
 #include "hb/timing.h"
 
 namespace hb {

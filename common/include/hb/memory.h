@@ -186,7 +186,8 @@ void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes);
 
 /// Copies \p count elements from device memory to host memory on \p stream and waits for them.
 template <typename T>
-void copy_to_host(T* host_dst, const T* device_src, std::size_t count, cudaStream_t stream = nullptr) {
+void copy_to_host(T* host_dst, const T* device_src, std::size_t count,
+                  cudaStream_t stream = nullptr) {
   if (count > 0) {
     HB_CUDA_CHECK(cudaMemcpyAsync(host_dst, device_src, count * sizeof(T), cudaMemcpyDeviceToHost,
                                   stream));
