@@ -36,17 +36,6 @@ std::string read_source(const std::string& relative) {
   return hb::read_text_file(std::string(CH12_SOURCE_DIR) + "/" + relative);
 }
 
-// Whether \p text has a line that is \p line once leading and trailing blanks are removed.
-bool has_line(const std::string& text, const std::string& line) {
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) {
-    const auto b = l.find_first_not_of(" \t");
-    const auto e = l.find_last_not_of(" \t\r");
-    if (b != std::string::npos && l.substr(b, e - b + 1) == line) return true;
-  }
-  return false;
-}
-
 std::vector<long long> iota_from(long long first, int n) {
   std::vector<long long> v(n);
   for (int i = 0; i < n; ++i) v[i] = first + i;
@@ -295,11 +284,11 @@ TEST_CASE("the models follow the lines of their kernels") {
     const std::string text = read_source(s.kernel_file);
     for (const std::string& line : s.kernel_lines) {
       INFO(s.kernel_file << ": " << line);
-      CHECK(has_line(text, line));
+      CHECK(hb::has_line(text, line));
     }
   }
   INFO("warp_offsets() and warp_contributions() model this loop of warp_reduce_sum()");
-  CHECK(has_line(read_source("kernels/09_shuffle.cuh"),
+  CHECK(hb::has_line(read_source("kernels/09_shuffle.cuh"),
                  "for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);"));
   CHECK(ch12::warp_offsets() == std::vector<int>{16, 8, 4, 2, 1});
 }
@@ -368,40 +357,6 @@ TEST_CASE("the committed figures are what the models draw") {
   CHECK(readme.find(ch12::access_table_markdown(256)) != std::string::npos);
 }
 
-namespace {
-
-// The cells of one CSV line (quoted cells may hold commas).
-std::vector<std::string> csv_cells(const std::string& line) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) cells.emplace_back();
-    else cells.back() += c;
-  }
-  return cells;
-}
-
-// Row \p id of a committed results CSV, by column name.
-std::map<std::string, std::string> results_row(const std::string& path, const std::string& id) {
-  std::istringstream in(hb::read_text_file(std::string(CH12_SOURCE_DIR) + "/../" + path));
-  std::vector<std::string> header;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto cells = csv_cells(line);
-    if (header.empty()) {
-      header = cells;
-    } else if (cells[0] == id) {
-      std::map<std::string, std::string> row;
-      for (std::size_t k = 0; k < header.size() && k < cells.size(); ++k) row[header[k]] = cells[k];
-      return row;
-    }
-  }
-  return {};
-}
-
-}  // namespace
-
 TEST_CASE("every variant's section names its source and its row of the committed measurements") {
   const std::string readme = read_source("README.md");
   std::set<std::string> linked;
@@ -430,7 +385,7 @@ TEST_CASE("every variant's section names its source and its row of the committed
     const std::size_t colon = section.find("): ", m);
     REQUIRE(colon != std::string::npos);
     const std::string path = section.substr(comma + 2, colon - comma - 2);
-    const auto row = results_row(path, v.id);
+    const auto row = hb::csv_row(std::string(CH12_SOURCE_DIR) + "/../" + path, {{"id", v.id}});
     INFO(path);
     REQUIRE(!row.empty());
     const std::size_t stop = section.find('.', section.find("% of ", colon));

@@ -293,17 +293,6 @@ TEST_CASE("the spine of the 16-input Brent-Kung circuit is its up-sweep") {
 
 namespace {
 
-// Whether \p text has \p line as one of its lines, leading and trailing blanks aside.
-bool has_line(const std::string& text, const std::string& line) {
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) {
-    const auto b = l.find_first_not_of(" \t");
-    const auto e = l.find_last_not_of(" \t\r");
-    if (b != std::string::npos && l.substr(b, e - b + 1) == line) return true;
-  }
-  return false;
-}
-
 std::vector<long long> one_to(int n) {
   std::vector<long long> x(n);
   for (int i = 0; i < n; ++i) x[i] = i + 1;
@@ -323,7 +312,7 @@ TEST_CASE("the models follow the lines of their kernels") {
       const std::string text = read_text(src.file);
       for (const std::string& line : src.lines) {
         INFO(src.file << ": " << line);
-        CHECK(has_line(text, line));
+        CHECK(hb::has_line(text, line));
       }
     }
   }

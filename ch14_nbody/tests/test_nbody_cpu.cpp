@@ -410,17 +410,6 @@ std::string read_source(const std::string& relative) {
   return hb::read_text_file(std::string(CH14_SOURCE_DIR) + "/" + relative);
 }
 
-// Whether \p text has a line that is \p line once leading and trailing blanks are removed.
-bool has_line(const std::string& text, const std::string& line) {
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) {
-    const auto b = l.find_first_not_of(" \t");
-    const auto e = l.find_last_not_of(" \t\r");
-    if (b != std::string::npos && l.substr(b, e - b + 1) == line) return true;
-  }
-  return false;
-}
-
 // The acceleration of body i due to body j, in double, as the reference computes it.
 std::array<double, 3> term(const ch14::HostBodies& b, std::size_t i, std::size_t j) {
   std::array<double, 3> a{};
@@ -550,7 +539,7 @@ TEST_CASE("the models of the figures follow the lines of their kernels") {
     const std::string text = read_source(k.file);
     for (const std::string& line : k.lines) {
       INFO(k.file << ": " << line);
-      CHECK(has_line(text, line));
+      CHECK(hb::has_line(text, line));
     }
   }
 }
@@ -564,40 +553,6 @@ TEST_CASE("the committed figures are what the models draw") {
   CHECK(hb::figure_faults(figures, folder, readme, "ch14_nbody/figures") ==
         std::vector<std::string>{});
 }
-
-namespace {
-
-// The cells of one CSV line (quoted cells may hold commas).
-std::vector<std::string> csv_cells(const std::string& line) {
-  std::vector<std::string> cells(1);
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') quoted = !quoted;
-    else if (c == ',' && !quoted) cells.emplace_back();
-    else cells.back() += c;
-  }
-  return cells;
-}
-
-// Row \p id of a committed results CSV, by column name (empty when there is none).
-std::map<std::string, std::string> results_row(const std::string& path, const std::string& id) {
-  std::istringstream in(hb::read_text_file(std::string(CH14_SOURCE_DIR) + "/../" + path));
-  std::vector<std::string> header;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto cells = csv_cells(line);
-    if (header.empty()) {
-      header = cells;
-    } else if (cells[0] == id) {
-      std::map<std::string, std::string> row;
-      for (std::size_t k = 0; k < header.size() && k < cells.size(); ++k) row[header[k]] = cells[k];
-      return row;
-    }
-  }
-  return {};
-}
-
-}  // namespace
 
 TEST_CASE("every variant's section names its source and its row of Table 14.4") {
   const std::string readme = read_source("README.md");
@@ -624,7 +579,8 @@ TEST_CASE("every variant's section names its source and its row of Table 14.4") 
     else CHECK(file.rfind("kernels/" + number, 0) == 0);
     linked.insert(file);
     // Rows of Table 14.4: the page's numbers are the CSV's.
-    const auto row = results_row("docs/results/ch14_table14_4.csv", std::to_string(id));
+    const auto row = hb::csv_row(std::string(CH14_SOURCE_DIR) + "/../docs/results/ch14_table14_4.csv",
+                                 {{"id", std::to_string(id)}});
     if (row.empty()) continue;
     const std::string claim =
         row.at("1e9 interactions/s") + "e9 interactions/s at " + row.at("bodies") + " bodies, " +

@@ -927,47 +927,6 @@ TEST_CASE("the page's code snippets hold no formula markers and its source files
   CHECK(files > 12);
 }
 
-namespace {
-
-// Row \p id of a committed results CSV, by column name (empty when there is none).
-std::map<std::string, std::string> results_row(const std::string& path, const std::string& id) {
-  std::istringstream in(hb::read_text_file(std::string(CH15_SOURCE_DIR) + "/../" + path));
-  std::vector<std::string> header;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cells(1);
-    bool quoted = false;
-    for (char c : line) {
-      if (c == '"') quoted = !quoted;
-      else if (c == ',' && !quoted) cells.emplace_back();
-      else cells.back() += c;
-    }
-    if (header.empty()) {
-      header = cells;
-      continue;
-    }
-    std::map<std::string, std::string> row;
-    for (std::size_t k = 0; k < header.size() && k < cells.size(); ++k) row[header[k]] = cells[k];
-    if (row["id"] == id) return row;
-  }
-  return {};
-}
-
-// Whether \p shown, a number as the page prints it (thousands may be separated by commas), is
-// the CSV's \p value rounded to the decimals shown.
-bool shows(const std::string& shown, const std::string& value) {
-  std::string digits;
-  for (char c : shown)
-    if (c != ',') digits += c;
-  const std::size_t dot = digits.find('.');
-  const int decimals = dot == std::string::npos ? 0 : int(digits.size() - dot - 1);
-  char rounded[64];
-  std::snprintf(rounded, sizeof rounded, "%.*f", decimals, std::stod(value));
-  return digits == rounded;
-}
-
-}  // namespace
-
 TEST_CASE("every variant's section names its source and its row of the committed measurements") {
   const std::string readme = read_source("README.md");
   std::set<std::string> linked;
@@ -987,7 +946,8 @@ TEST_CASE("every variant's section names its source and its row of the committed
     linked.insert(file);
     // Its headline number, the rate with the 52 x 52 template, is the committed table's; a
     // variant the table lacks says it was not measured.
-    const auto row = results_row("docs/results/ch15_rates_52.csv", id);
+    const auto row =
+        hb::csv_row(std::string(CH15_SOURCE_DIR) + "/../docs/results/ch15_rates_52.csv", {{"id", id}});
     const std::string text = hb::normalize_space(section);
     if (row.empty()) {
       CHECK(text.find("Not measured yet") != std::string::npos);
@@ -1001,7 +961,7 @@ TEST_CASE("every variant's section names its source and its row of the committed
     const std::regex at_52(R"(([0-9][0-9,.]*)(?: Mpix/s)? (?:at|with the) 52 x 52)");
     REQUIRE(std::regex_search(claim, rate, at_52));
     INFO(rate[0].str() << " against " << row.at("Mpix/s") << " Mpix/s");
-    CHECK(shows(rate[1].str(), row.at("Mpix/s")));
+    CHECK(hb::shows_rounded(rate[1].str(), row.at("Mpix/s")));
   }
   // Every file of kernels/ is the source of its variant's section.
   const std::string kernels = std::string(CH15_SOURCE_DIR) + "/kernels";

@@ -1,6 +1,7 @@
 #include "hb/testing.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -54,19 +55,53 @@ std::string normalize_space(const std::string& text) {
   return out;
 }
 
-std::string file_comment_first_paragraph(const std::string& text) {
+bool has_line(const std::string& text, const std::string& line) {
   std::istringstream in(text);
-  std::string line, para;
-  bool inside = false;
-  while (std::getline(in, line)) {
-    if (!inside) {
-      inside = line == "/// \\file";
+  for (std::string l; std::getline(in, l);) {
+    const auto b = l.find_first_not_of(" \t");
+    const auto e = l.find_last_not_of(" \t\r");
+    if (b != std::string::npos && l.substr(b, e - b + 1) == line) return true;
+  }
+  return false;
+}
+
+std::map<std::string, std::string> csv_row(const std::string& path,
+                                           const std::map<std::string, std::string>& match) {
+  std::istringstream in(read_text_file(path));
+  std::vector<std::string> header;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cells(1);
+    bool quoted = false;
+    for (char c : line) {
+      if (c == '"') quoted = !quoted;
+      else if (c == ',' && !quoted) cells.emplace_back();
+      else cells.back() += c;
+    }
+    if (header.empty()) {
+      header = cells;
       continue;
     }
-    if (line.rfind("///", 0) != 0 || line == "///") break;
-    para += line.substr(line.size() > 3 && line[3] == ' ' ? 4 : 3) + "\n";
+    std::map<std::string, std::string> row;
+    for (std::size_t k = 0; k < header.size() && k < cells.size(); ++k) row[header[k]] = cells[k];
+    const bool matches = std::all_of(match.begin(), match.end(), [&](const auto& m) {
+      const auto it = row.find(m.first);
+      return it != row.end() && it->second == m.second;
+    });
+    if (matches) return row;
   }
-  return normalize_space(para);
+  return {};
+}
+
+bool shows_rounded(const std::string& shown, const std::string& value) {
+  std::string digits;
+  for (char c : shown)
+    if (c != ',') digits += c;
+  const std::size_t dot = digits.find('.');
+  const int decimals = dot == std::string::npos ? 0 : int(digits.size() - dot - 1);
+  char rounded[64];
+  std::snprintf(rounded, sizeof rounded, "%.*f", decimals, std::stod(value));
+  return digits == rounded;
 }
 
 }  // namespace hb

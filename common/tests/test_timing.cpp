@@ -30,7 +30,9 @@ TEST_CASE("HostTimer measures a sleep", "[timing]") {
   CHECK(ms < 2000.0);
 }
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 #include "hb/testing.h"
 
@@ -46,14 +48,25 @@ TEST_CASE("standard_sizes lists the edge cases and caps sizes under the sanitize
   CHECK_FALSE(hb::under_sanitizer());
 }
 
-TEST_CASE("page-check helpers normalize prose and read the first file-comment paragraph", "[testing]") {
+TEST_CASE("page-check helpers: prose, lines, committed CSV rows and rounded numbers", "[testing]") {
   CHECK(hb::normalize_space("  Compared with\n\tvariant 1:  ok \r\n") == "Compared with variant 1: ok");
   CHECK(hb::normalize_space("") == "");
-  const std::string header =
-      "// not this\n/// \\file\n/// Compared with variant 3: the\n/// loads are wider.\n///\n"
-      "/// Not this paragraph.\n";
-  CHECK(hb::file_comment_first_paragraph(header) == "Compared with variant 3: the loads are wider.");
-  CHECK(hb::file_comment_first_paragraph("/// no file command\n") == "");
+  CHECK(hb::has_line("a\n   int x = 1;  \r\nb", "int x = 1;"));
+  CHECK_FALSE(hb::has_line("int x = 12;", "int x = 1;"));
   CHECK_THROWS_WITH(hb::read_text_file("/nonexistent/file.txt"),
                     Catch::Contains("/nonexistent/file.txt"));
+  const std::string csv = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+                          "/hb_test_csv_row.csv";
+  {
+    std::ofstream f(csv);
+    f << "# gpu: X\nid,variant,distribution,GB/s\n1,\"a, b\",uniform,10.25\n1,c,hot,11\n";
+  }
+  const auto row = hb::csv_row(csv, {{"id", "1"}, {"distribution", "hot"}});
+  CHECK(row.at("variant") == "c");
+  CHECK(hb::csv_row(csv, {{"id", "1"}}).at("variant") == "a, b");
+  CHECK(hb::csv_row(csv, {{"id", "2"}}).empty());
+  std::remove(csv.c_str());
+  CHECK(hb::shows_rounded("1,234.5", "1234.50"));
+  CHECK_FALSE(hb::shows_rounded("1234.6", "1234.50"));
+  CHECK(hb::shows_rounded("12", "11.6"));
 }

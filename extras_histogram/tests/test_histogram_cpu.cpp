@@ -362,50 +362,6 @@ TEST_CASE("the committed figure of method 3 is what the model draws, and the pag
                           "extras_histogram/figures") == std::vector<std::string>{});
 }
 
-namespace {
-
-// Row \p id of a committed results CSV, by column name (empty when there is none); where the
-// CSV has a distribution column, the row of \p distribution.
-std::map<std::string, std::string> results_row(const std::string& path, const std::string& id,
-                                               const std::string& distribution = "") {
-  std::istringstream in(hb::read_text_file(std::string(HISTO_SOURCE_DIR) + "/../" + path));
-  std::vector<std::string> header;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cells(1);
-    bool quoted = false;
-    for (char c : line) {
-      if (c == '"') quoted = !quoted;
-      else if (c == ',' && !quoted) cells.emplace_back();
-      else cells.back() += c;
-    }
-    if (header.empty()) {
-      header = cells;
-      continue;
-    }
-    std::map<std::string, std::string> row;
-    for (std::size_t k = 0; k < header.size() && k < cells.size(); ++k) row[header[k]] = cells[k];
-    const bool of_distribution = distribution.empty() || row["distribution"] == distribution;
-    if (row["id"] == id && of_distribution) return row;
-  }
-  return {};
-}
-
-// Whether \p shown, a number as the page prints it (thousands may be separated by commas), is
-// the CSV's \p value rounded to the decimals shown.
-bool shows(const std::string& shown, const std::string& value) {
-  std::string digits;
-  for (char c : shown)
-    if (c != ',') digits += c;
-  const std::size_t dot = digits.find('.');
-  const int decimals = dot == std::string::npos ? 0 : int(digits.size() - dot - 1);
-  char rounded[64];
-  std::snprintf(rounded, sizeof rounded, "%.*f", decimals, std::stod(value));
-  return digits == rounded;
-}
-
-}  // namespace
-
 TEST_CASE("every variant's section names its source and its row of the committed measurements") {
   auto read = [](const std::string& relative) {
     return hb::read_text_file(std::string(HISTO_SOURCE_DIR) + "/" + relative);
@@ -428,7 +384,8 @@ TEST_CASE("every variant's section names its source and its row of the committed
     linked.insert(file);
     // Its headline number, on uniform bytes, is the committed table's (the naive race's is the
     // counts it lost); a variant the table lacks says it was not measured.
-    const auto row = results_row("docs/results/extras_histogram.csv", id, "uniform");
+    const auto row = hb::csv_row(std::string(HISTO_SOURCE_DIR) + "/../docs/results/extras_histogram.csv",
+                                 {{"id", id}, {"distribution", "uniform"}});
     const std::string text = hb::normalize_space(section);
     if (row.empty()) {
       CHECK(text.find("Not measured yet") != std::string::npos);
@@ -444,11 +401,11 @@ TEST_CASE("every variant's section names its source and its row of the committed
     const std::regex lost_page(R"(^it lost ([0-9,]+) of the ([0-9,]+) counts of uniform bytes)");
     if (std::regex_search(row.at("check"), csv, lost_csv)) {
       REQUIRE(std::regex_search(claim, shown, lost_page));
-      CHECK(shows(shown[1].str(), csv[1].str()));
-      CHECK(shows(shown[2].str(), csv[2].str()));
+      CHECK(hb::shows_rounded(shown[1].str(), csv[1].str()));
+      CHECK(hb::shows_rounded(shown[2].str(), csv[2].str()));
     } else {
       REQUIRE(std::regex_search(claim, shown, std::regex(R"(^([0-9][0-9,.]*) GB/s on uniform)")));
-      CHECK(shows(shown[1].str(), row.at("GB/s")));
+      CHECK(hb::shows_rounded(shown[1].str(), row.at("GB/s")));
     }
   }
   // Every file of kernels/ is the source of its variant's section.

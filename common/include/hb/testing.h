@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,9 +38,18 @@ std::string read_text_file(const std::string& path);
 /// that line breaks do not matter when a test compares prose.
 std::string normalize_space(const std::string& text);
 
-/// The first paragraph of a header's `/// \file` comment, white space normalized: the
-/// "Compared with variant N-1: ..." paragraph that the chapters' tests compare with their
-/// variant tables and chapter pages.
-std::string file_comment_first_paragraph(const std::string& text);
+/// Whether \p text has \p line as one of its lines, leading and trailing blanks aside: how a
+/// test checks that a line a page or a model quotes still stands in a kernel file.
+bool has_line(const std::string& text, const std::string& line);
+
+/// The first data row of the CSV file \p path (comment lines `# ...` skipped, quoted cells may
+/// hold commas) whose cells equal every entry of \p match, by column name; empty when none
+/// does. How a page test finds the committed measurement a page quotes.
+std::map<std::string, std::string> csv_row(const std::string& path,
+                                           const std::map<std::string, std::string>& match);
+
+/// Whether \p shown, a number as a page prints it (thousands may be separated by commas), is
+/// the CSV's \p value rounded to the decimals shown.
+bool shows_rounded(const std::string& shown, const std::string& value);
 
 }  // namespace hb
