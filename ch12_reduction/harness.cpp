@@ -8,6 +8,7 @@
 // configuration is checked against the CPU both before and after its timed repetitions.
 #include <algorithm>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "hb/bandwidth.h"
@@ -305,128 +306,77 @@ int driver_main(int argc, char** argv) {
 
     hb::select_device(opt.device);
     const hb::DeviceInfo dev = hb::query_device(opt.device);
-    const bool do_threads = sweep != "sizes";
-    const bool do_sizes = sweep != "threads";
-    const std::size_t largest = std::max(do_threads ? opt.n : 0,
-                                         do_sizes ? std::size_t(1) << max_log2 : 0);
+    // A size sweep alone still measures the block sizes first, without printing them.
+    const std::size_t largest =
+        std::max(opt.n, sweep != "threads" ? std::size_t(1) << max_log2 : 0);
     const std::vector<int> host = make_input(largest, opt.seed);
     hb::DeviceBuffer<int> d_in(largest);
     hb::copy_to_device(d_in.data(), host.data(), d_in.bytes());
     hb::DeviceBuffer<long long> d_out(1);
     Scratch scratch(largest);
     hb::Stream stream;
-    std::vector<std::string> failures;
 
-    auto rows = [&]() {
-      std::vector<const Variant*> out;
-      for (const auto& v : variants())
-        if (selected == nullptr || &v == selected || std::string(v.id) == "0") out.push_back(&v);
-      return out;
+    // The CPU's answer for each kind of result and size, computed once.
+    std::map<std::pair<Result, std::size_t>, long long> answers;
+    const auto expected = [&](Result what, std::size_t n) {
+      const auto key = std::make_pair(what, n);
+      if (opt.no_check) return 0LL;
+      if (!answers.count(key)) answers[key] = cpu_expected(what, host.data(), n);
+      return answers[key];
     };
-    auto fail = [&](const Variant& v, int threads, std::size_t n, const Measurement& m) {
-      if (!m.ok) {
-        failures.push_back("variant " + std::string(v.id) + ", " + std::to_string(threads) +
-                           " threads, n = " + std::to_string(n) + ": got " + std::to_string(m.got));
-      }
+    const auto sweep_row = [&](const Variant& v) {
+      hb::SweepRow row{v.id, v.title, "variant " + std::string(v.id),
+                       v.threads == BlockRule::Library, v.default_threads,
+                       [&v](int t) { return v.accepts_threads(t); }, {}};
+      row.measure = [&](int threads, std::size_t n) {
+        const Bench bench{d_in.data(), n, &scratch, stream, d_out.data(), opt.iters, !opt.no_check};
+        const long long want = expected(v.result, n);
+        const Measurement m = measure(v, threads, bench, want);
+        return hb::Sample{m.median_ms, {m.gbs}, m.ok, m.checked,
+                          "got " + std::to_string(m.got) + ", the CPU says " + std::to_string(want)};
+      };
+      return row;
     };
+    // A reduction reads 4 n bytes: its ceiling is the read-only kernel on as many bytes.
+    const hb::SweepUnits units{{"GB/s"}, "read-only", 0, [&](std::size_t n) {
+                                 return hb::measure_device_read(n * sizeof(int), opt.iters).gbs;
+                               }};
+    hb::Failures failures;
 
-    // The best block size of each variant in the sweep; the size sweep uses it.
-    std::vector<int> best_threads(variants().size(), 0);
-    for (std::size_t i = 0; i < variants().size(); ++i) best_threads[i] = variants()[i].default_threads;
-    auto index_of = [&](const Variant* v) { return static_cast<std::size_t>(v - variants().data()); };
-
-    if (do_threads) {
-      const std::size_t n = opt.n;
-      const double read_gbs = hb::measure_device_read(n * sizeof(int), opt.iters).gbs;
-      const Bench bench{d_in.data(), n, &scratch, stream, d_out.data(), opt.iters, !opt.no_check};
-      const std::vector<int> sizes = {32, 64, 128, 256, 512, 1024};
-      std::vector<std::string> cols = {"id", "variant"};
-      for (int t : sizes) cols.push_back(std::to_string(t) + " GB/s");
-      for (const char* c : {"best GB/s", "best threads", "% of CUB", "% of read-only", "check"})
-        cols.push_back(c);
-      hb::Report r(cols);
-      add_facts(r, "reduction (block-size sweep)", cli.command_line(), dev, n, opt, read_gbs);
-      double cub_gbs = 0;
-      for (const Variant* v : rows()) {
-        const long long want = opt.no_check ? 0 : cpu_expected(v->result, host.data(), n);
-        std::vector<std::string> cells = {v->id, v->title};
-        double best = 0;
-        int best_t = 0;
-        bool ok = true;
-        if (v->threads == BlockRule::Library) {
-          const Measurement m = measure(*v, v->default_threads, bench, want);
-          fail(*v, 0, n, m);
-          ok = m.ok;
-          best = m.gbs;
-          cub_gbs = m.gbs;
-          for (std::size_t k = 0; k < sizes.size(); ++k) cells.push_back("-");
-        } else {
-          for (int t : sizes) {
-            if (!v->accepts_threads(t)) {
-              cells.push_back("-");
-              continue;
-            }
-            const Measurement m = measure(*v, t, bench, want);
-            fail(*v, t, n, m);
-            ok = ok && m.ok;
-            cells.push_back(hb::fixed(m.gbs, 1));
-            if (m.gbs > best) {
-              best = m.gbs;
-              best_t = t;
-            }
-          }
-          best_threads[index_of(v)] = best_t;
-        }
-        cells.push_back(hb::fixed(best, 1));
-        cells.push_back(best_t > 0 ? std::to_string(best_t) : "-");
-        cells.push_back(hb::percent(best, cub_gbs));
-        cells.push_back(hb::percent(best, read_gbs));
-        cells.push_back(opt.no_check ? "skipped" : ok ? "exact" : "FAIL");
-        r.row(cells);
-      }
-      r.print(std::cout, opt.csv);
-      if (do_sizes) std::cout << '\n';
+    // The book's sweep: every variant (or the one asked for, and CUB) at every block size.
+    std::vector<hb::SweepRow> rows;
+    for (const auto& v : variants())
+      if (selected == nullptr || &v == selected || std::string(v.id) == "0")
+        rows.push_back(sweep_row(v));
+    hb::BlockSweep threads = hb::block_size_sweep(rows, opt.n, units, failures);
+    if (sweep != "sizes") {
+      add_facts(threads.report, "reduction (block-size sweep)", cli.command_line(), dev, opt.n,
+                opt, threads.ceiling);
+      threads.report.print(std::cout, opt.csv);
+      if (sweep == "both") std::cout << '\n';
     }
 
-    if (do_sizes) {
-      // CUB against the single-launch variants (or the one asked for).
-      std::vector<const Variant*> chosen;
-      for (const char* id : {"0", "4", "9", "11a", "11b"})
-        if (selected == nullptr || std::string(id) == "0") chosen.push_back(&find_variant(id));
-      if (selected != nullptr && std::string(selected->id) != "0") chosen.push_back(selected);
-
-      hb::Report r({"n", "log2 n", "id", "variant", "threads", "us (median)", "GB/s", "x CUB",
-                    "check"});
-      const double read_gbs = hb::measure_device_read(largest * sizeof(int), opt.iters).gbs;
-      add_facts(r, "reduction (size sweep)", cli.command_line(), dev, largest, opt, read_gbs);
+    if (sweep != "threads") {
+      // CUB against the single-launch variants (or the one asked for), each at its best block
+      // size of the sweep above.
+      std::vector<hb::SweepRow> chosen;
+      std::vector<int> best;
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        const std::string& id = rows[i].id;
+        if (selected != nullptr || id == "0" || id == "4" || id == "9" || id == "11a" || id == "11b") {
+          chosen.push_back(rows[i]);
+          best.push_back(threads.best_threads[i]);
+        }
+      }
+      hb::Report r = hb::size_sweep(chosen, best, 10, max_log2, units, failures);
+      add_facts(r, "reduction (size sweep)", cli.command_line(), dev, largest, opt,
+                hb::measure_device_read(largest * sizeof(int), opt.iters).gbs);
       r.fact("sizes", "2^10 .. 2^" + std::to_string(max_log2) +
                           " elements, prefixes of one input; each variant at its best block "
                           "size from the sweep (or its default)");
-      for (int k = 10; k <= max_log2; ++k) {
-        const std::size_t n = std::size_t(1) << k;
-        const Bench bench{d_in.data(), n, &scratch, stream, d_out.data(), opt.iters, !opt.no_check};
-        double cub_us = 0;
-        for (const Variant* v : chosen) {
-          const int t = best_threads[index_of(v)];
-          const long long want = opt.no_check ? 0 : cpu_expected(v->result, host.data(), n);
-          const Measurement m = measure(*v, t, bench, want);
-          fail(*v, t, n, m);
-          const double us = m.median_ms * 1e3;
-          if (v->threads == BlockRule::Library) cub_us = us;
-          r.row({std::to_string(n), std::to_string(k), v->id, v->title,
-                 v->threads == BlockRule::Library ? "-" : std::to_string(t), hb::fixed(us, 2),
-                 hb::fixed(m.gbs, 1), cub_us > 0 && us > 0 ? hb::fixed(cub_us / us, 2) : "-",
-                 m.check()});
-        }
-      }
       r.print(std::cout, opt.csv);
     }
-
-    if (!failures.empty()) {
-      std::string msg = std::to_string(failures.size()) + " configuration(s) differ from the CPU: ";
-      for (std::size_t i = 0; i < failures.size() && i < 5; ++i) msg += (i ? "; " : "") + failures[i];
-      throw hb::CheckFailed(msg);
-    }
+    failures.throw_if_any(5);
     return 0;
   });
 }

@@ -93,13 +93,23 @@ Measurement ScanBench<T>::measure(const ScanVariant& v, int threads, std::size_t
   return m;
 }
 
+namespace {
+double device_copy_gbs(std::size_t bytes, int iters) {
+  return bytes == 0 ? 0.0 : hb::measure_device_copy(bytes, iters).gbs;
+}
+}  // namespace
+
 template <typename T>
 double ScanBench<T>::copy_gbs(std::size_t n) const {
-  return n == 0 ? 0.0 : hb::measure_device_copy(n * sizeof(T), iters_).gbs;
+  return device_copy_gbs(n * sizeof(T), iters_);
 }
 
 template class ScanBench<int>;
 template class ScanBench<float>;
+
+double CompactBench::copy_gbs(std::size_t n) const {
+  return device_copy_gbs(n * sizeof(int), iters_);
+}
 
 CompactBench::CompactBench(std::size_t max_n, std::uint64_t seed, int iters, bool check)
     : iters_(iters), check_(check), scratch_(max_n), in_(make_ints(max_n, seed)), d_in_(max_n),
@@ -226,14 +236,17 @@ struct Flags {
 };
 
 // What the programs of the scan table and of the compaction table do differently: the
-// compactions compare elements per second (their bytes depend on how many are selected), have
-// no copy column, and take no --type or --exclusive.
+// compactions compare elements per second (their bytes depend on how many are selected) with
+// CUB, their GB/s with the copy, and take no --type or --exclusive.
 struct ScanLevel {
   using Row = ScanVariant;
   static const std::vector<Row>& rows() { return scan_variants(); }
   static constexpr bool kScan = true;
   static constexpr const char* kProgram = "scan";
-  static hb::SweepUnits units() { return {{"GB/s"}, "copy"}; }
+  template <typename Bench>
+  static hb::SweepUnits units(const Bench& bench) {
+    return {{"GB/s"}, "copy", 0, [&bench](std::size_t n) { return bench.copy_gbs(n); }};
+  }
   static std::vector<double> rates(const Measurement& m) { return {m.gbs}; }
   static void facts(hb::Report& r, const hb::CommonOptions& opt, const Flags& f, std::size_t n) {
     r.fact("type", f.type);
@@ -251,7 +264,10 @@ struct CompactLevel {
   static const std::vector<Row>& rows() { return compact_variants(); }
   static constexpr bool kScan = false;
   static constexpr const char* kProgram = "compact";
-  static hb::SweepUnits units() { return {{"G elements/s", "GB/s"}, ""}; }
+  // The bytes a compaction moves against the device copy of its n inputs, in GB/s.
+  static hb::SweepUnits units(const CompactBench& bench) {
+    return {{"G elements/s", "GB/s"}, "copy", 1, [&bench](std::size_t n) { return bench.copy_gbs(n); }};
+  }
   static std::vector<double> rates(const Measurement& m) { return {m.gelems, m.gbs}; }
   static void facts(hb::Report& r, const hb::CommonOptions& opt, const Flags&, std::size_t n) {
     r.fact("n (int32 elements)", std::to_string(n));
@@ -259,6 +275,7 @@ struct CompactLevel {
     r.fact("G elements/s", "1e9 input elements per second");
     r.fact("GB/s", "1e9 bytes/s; bytes = 4 (n + selected): every input read, every selected "
                    "element written");
+    r.fact("% of copy", "GB/s against the device copy of the n inputs (2 x 4 n bytes counted)");
     r.fact("check", opt.no_check ? "skipped (--no-check)"
                                  : "count and every selected element exact against the CPU, "
                                    "before and after the timed calls");
@@ -324,17 +341,16 @@ int run_variant(const typename Level::Row& v, Bench& bench, const hb::Cli& cli, 
   const auto& cub = hb::find_row(Level::rows(), "0b");
   const Measurement ref = bench.measure(cub, 0, opt.n);
   const Measurement mine = &v == &cub ? ref : bench.measure(v, f.threads, opt.n);
-  double copy = 0.0;
-  if constexpr (Level::kScan) copy = bench.copy_gbs(opt.n);
+  const double copy = bench.copy_gbs(opt.n);
   hb::Report report(
       Level::kScan
           ? std::vector<std::string>{"id", "variant", "type", "scan", "threads", "ms (median)",
                                      "GB/s", "% of CUB", "% of copy", "check"}
           : std::vector<std::string>{"id", "variant", "threads", "ms (median)", "G elements/s",
-                                     "GB/s", "% of CUB", "selected", "check"});
+                                     "GB/s", "% of CUB", "% of copy", "selected", "check"});
   add_facts(report, cli.spec().program, cli);
   Level::facts(report, opt, f, opt.n);
-  if (Level::kScan) report.fact("device copy (GB/s)", hb::fixed(copy, 1));
+  report.fact("device copy (GB/s)", hb::fixed(copy, 1));
   for (const auto* row : &v == &cub ? std::vector{&cub} : std::vector{&cub, &v}) {
     const Measurement& m = row == &cub ? ref : mine;
     const std::string threads = row->default_threads() > 0 ? std::to_string(f.threads) : "-";
@@ -346,7 +362,8 @@ int run_variant(const typename Level::Row& v, Bench& bench, const hb::Cli& cli, 
                   check});
     } else {
       report.row({row->id, row->title, threads, hb::fixed(m.median_ms, 3), hb::fixed(m.gelems, 1),
-                  hb::fixed(m.gbs, 1), percent, std::to_string(m.selected), check});
+                  hb::fixed(m.gbs, 1), percent, hb::percent(m.gbs, copy),
+                  std::to_string(m.selected), check});
     }
   }
   report.print(std::cout, opt.csv);
@@ -404,19 +421,18 @@ int device_sweeps(Bench& bench, const typename Level::Row* selected, const hb::C
                       return hb::Sample{m.median_ms, Level::rates(m), m.ok, m.checked, m.failure};
                     }});
   }
-  double copy = 0.0;
-  if constexpr (Level::kScan) copy = bench.copy_gbs(opt.n);
-  hb::BlockSweep threads = hb::block_size_sweep(rows, opt.n, Level::units(), copy, failures);
+  const hb::SweepUnits units = Level::units(bench);
+  hb::BlockSweep threads = hb::block_size_sweep(rows, opt.n, units, failures);
   add_facts(threads.report, std::string(Level::kProgram) + " (block-size sweep)", cli);
   Level::facts(threads.report, opt, f, opt.n);
-  if (Level::kScan) threads.report.fact("device copy (GB/s)", hb::fixed(copy, 1));
+  threads.report.fact("device copy (GB/s)", hb::fixed(threads.ceiling, 1));
   if (sweep != "sizes") {
     threads.report.print(std::cout, opt.csv);
     if (sweep == "threads") return 0;
     std::cout << '\n';
   }
   hb::Report sizes =
-      hb::size_sweep(rows, threads.best_threads, 10, max_log2, Level::units(), failures);
+      hb::size_sweep(rows, threads.best_threads, 10, max_log2, units, failures);
   add_facts(sizes, std::string(Level::kProgram) + " (size sweep)", cli);
   Level::facts(sizes, opt, f, std::max(opt.n, std::size_t(1) << max_log2));
   sizes.fact("sizes", "2^10 .. 2^" + std::to_string(max_log2) +

@@ -361,6 +361,8 @@ class CompactBench {
   /// As ScanBench::measure: the count must match the CPU's, the first count elements must be
   /// the odd inputs in order, and the element after them must still be poisoned.
   Measurement measure(const CompactVariant& v, int threads, std::size_t n);
+  /// The device copy rate of the n inputs (read and write, 2 n elements counted), GB/s.
+  double copy_gbs(std::size_t n) const;
 
  private:
   int iters_;

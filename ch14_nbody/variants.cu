@@ -92,6 +92,9 @@ const std::vector<Variant>& variants() {
     multi(13, "gpu_multi_threads", "multi-GPU, one host thread per GPU", forces_multi_gpu_threads);
     gpu(15, "gpu_graph", "GPU variant 10, each time step one CUDA graph launch", "beyond the text",
         launch_gpu_blocked, blocked_scratch, "bodies per thread", blocked_factors(), 4, enqueue_steps_graph);
+    gpu(16, "gpu_symmetric_rows", "GPU symmetric tiles, two rows per lane (k = 64)", "beyond the text",
+        launch_gpu_symmetric_rows, symmetric_scratch, nullptr, {}, 0);
+    v.back().needs = {90, "three scalar float atomics per sum instead of one float4 vector atomic"};
     // clang-format on
     return v;
   }();

@@ -272,8 +272,14 @@ bool passes(const Variant& v, const Measurement& m) {
   return v.role == Role::Lesson ? m.verdict.plausible : m.verdict.exact;
 }
 
-hb::Report make_report(const std::string& program, const ProgramOptions& opt, std::size_t bytes) {
-  hb::Report r({"id", "variant", "distribution", "ms (median)", "GB/s", "% of CUB", "check"});
+double read_ceiling_gbs(std::size_t bytes, int iters) {
+  return bytes >= 16 ? hb::measure_device_read(bytes / 16 * 16, iters).gbs : 0.0;
+}
+
+hb::Report make_report(const std::string& program, const ProgramOptions& opt, std::size_t bytes,
+                       double read_gbs) {
+  hb::Report r({"id", "variant", "distribution", "ms (median)", "GB/s", "% of CUB",
+                "% of read-only", "check"});
   const hb::DeviceInfo dev = hb::query_device(opt.common.device);
   hb::add_run_facts(r, program, opt.command_line, dev);
   for (const auto& v : variants())
@@ -287,19 +293,21 @@ hb::Report make_report(const std::string& program, const ProgramOptions& opt, st
   r.fact("iterations", std::to_string(opt.common.iters) + " (median reported)");
   r.fact("GB/s", "input bytes / median time, decimal (1e9 bytes/s)");
   r.fact("% of CUB", "100 x GB/s / CUB's GB/s on the same buffer in the same run");
+  r.fact("device read ceiling, same bytes (GB/s)", hb::fixed(read_gbs, 1));
+  r.fact("% of read-only", "100 x GB/s / the read ceiling, measured in the same run");
   r.fact("check", opt.common.no_check ? "skipped (--no-check)"
                                       : "256 bins exact against the CPU (variant 0)");
   return r;
 }
 
 void add_row(hb::Report& report, const Variant& v, Distribution d, const Measurement& m,
-             double cub_gbs) {
+             double cub_gbs, double read_gbs) {
   report.row({v.id, v.name, name(d), hb::fixed(m.median_ms, 3), hb::fixed(m.gbs, 1),
-              hb::percent(m.gbs, cub_gbs), m.verdict.text});
+              hb::percent(m.gbs, cub_gbs), hb::percent(m.gbs, read_gbs), m.verdict.text});
 }
 
 void add_left_out_row(hb::Report& report, const Variant& v, Distribution d) {
-  report.row({v.id, v.name, name(d), "-", "-", "-",
+  report.row({v.id, v.name, name(d), "-", "-", "-", "-",
               "left out: " + hb::left_out_reason(v.needs)});
 }
 
@@ -315,7 +323,8 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
     Workspace ws(opt->common.n);
     hb::Stream stream;
     hb::DeviceBuffer<std::uint32_t> d_bins(kBins);
-    hb::Report report = make_report(program, *opt, opt->common.n);
+    const double read_gbs = read_ceiling_gbs(opt->common.n, opt->common.iters);
+    hb::Report report = make_report(program, *opt, opt->common.n, read_gbs);
     report.fact("variant", std::string(v.id) + " " + v.name + ": " + v.title);
     std::string failures;
     for (const Distribution d : opt->distributions) {
@@ -325,8 +334,8 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
       const Measurement m = &v == &cub ? ref
                                            : measure(v, data, ws, d_bins.data(), stream,
                                                      opt->common.iters, !opt->common.no_check);
-      add_row(report, v, d, m, ref.gbs);
-      if (&v != &cub) add_row(report, cub, d, ref, ref.gbs);
+      add_row(report, v, d, m, ref.gbs, read_gbs);
+      if (&v != &cub) add_row(report, cub, d, ref, ref.gbs, read_gbs);
       if (!passes(v, m)) failures += name(d) + ": " + m.verdict.text + "\n" + m.verdict.details;
       if (!passes(cub, ref)) failures += name(d) + " (CUB): " + ref.verdict.text + "\n";
     }
@@ -360,11 +369,8 @@ int driver_main(int argc, char** argv) {
     Workspace ws(n);
     hb::Stream stream;
     hb::DeviceBuffer<std::uint32_t> d_bins(kBins);
-    hb::Report report = make_report("histogram", *opt, n);
-    if (n >= 16) {
-      const hb::Bandwidth read = hb::measure_device_read(n / 16 * 16, iters);
-      report.fact("device read ceiling, same bytes (GB/s)", hb::fixed(read.gbs, 1));
-    }
+    const double read_gbs = read_ceiling_gbs(n, iters);
+    hb::Report report = make_report("histogram", *opt, n, read_gbs);
 
     // [histogram-driver-loop]
     const Variant& cub = library_variant();
@@ -384,7 +390,7 @@ int driver_main(int argc, char** argv) {
         const Measurement m =
             &v == &cub ? reference
                            : measure(v, data, ws, d_bins.data(), stream, iters, check);
-        add_row(report, v, d, m, reference.gbs);
+        add_row(report, v, d, m, reference.gbs, read_gbs);
         if (!passes(v, m))
           failures += "variant " + std::string(v.id) + " " + v.name + " on " + name(d) +
                       ": " + m.verdict.text + "\n" + m.verdict.details;

@@ -142,13 +142,19 @@ Measurement measure(const Variant& v, const DataSet& data, Workspace& ws, std::u
 bool passes(const Variant& v, const Measurement& m);
 
 /// The report every program prints: its header facts (program, command, date, GPU, sizes,
-/// seed, iterations, what GB/s and % of CUB mean) and the columns
-/// `id | variant | distribution | ms (median) | GB/s | % of CUB | check`.
-hb::Report make_report(const std::string& program, const ProgramOptions& opt, std::size_t bytes);
+/// seed, iterations, what GB/s and the % columns mean, the read ceiling) and the columns
+/// `id | variant | distribution | ms (median) | GB/s | % of CUB | % of read-only | check`.
+hb::Report make_report(const std::string& program, const ProgramOptions& opt, std::size_t bytes,
+                       double read_gbs);
 
-/// Adds the row of \p v measured as \p m on \p d, with \p cub_gbs the CUB rate on the same data.
+/// The device read-only kernel's rate on \p bytes (rounded down to 16-byte vectors; 0 below
+/// 16 bytes), the ceiling of a histogram that reads its input once, measured in the same run.
+double read_ceiling_gbs(std::size_t bytes, int iters);
+
+/// Adds the row of \p v measured as \p m on \p d, with \p cub_gbs the CUB rate on the same data
+/// and \p read_gbs the read ceiling.
 void add_row(hb::Report& report, const Variant& v, Distribution d, const Measurement& m,
-             double cub_gbs);
+             double cub_gbs, double read_gbs);
 
 /// Adds the row of a variant that is left out on this GPU, with the reason, for distribution
 /// \p d.

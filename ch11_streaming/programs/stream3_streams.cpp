@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "hb/bandwidth.h"
 #include "hb/bench.h"
 #include "hb/device.h"
 #include "hb/error.h"
@@ -26,7 +27,15 @@ int main(int argc, char** argv) {
     ch11::Pipeline p(n, ch11::HostKind::Pinned, opt->max_streams);
     p.load(in.x.data(), in.y.data());
 
-    hb::Report r({"id", "issue order", "streams", "ms (median)", "GB/s", "check"});
+    // The ceiling, as in the driver `streaming`: each direction at its own measured rate.
+    const ch11::TransferBound bound = ch11::transfer_bound(
+        n,
+        hb::measure_host_to_device(ch11::kH2DBytesPerElement * n, hb::HostMemory::Pinned,
+                                   opt->common.iters).gbs,
+        hb::measure_device_to_host(ch11::kD2HBytesPerElement * n, hb::HostMemory::Pinned,
+                                   opt->common.iters).gbs);
+    hb::Report r({"id", "issue order", "streams", "ms (median)", "GB/s", "% of transfer bound",
+                  "check"});
     std::optional<hb::CompareResult> first_failure;
     for (const auto order : {ch11::IssueOrder::BreadthFirst, ch11::IssueOrder::DepthFirst}) {
       for (int k = 1; k <= opt->max_streams; ++k) {
@@ -42,12 +51,14 @@ int main(int argc, char** argv) {
             (order == ch11::IssueOrder::BreadthFirst ? "bf" : "df") + std::to_string(k);
         r.row({id, ch11::issue_order_name(order), std::to_string(k), hb::fixed(t.wall_ms, 3),
                hb::fixed(hb::gbs(double(ch11::kBytesPerElement) * double(n), t.wall_ms), 2),
-               ch11::check_text(cmp)});
+               hb::percent(bound.ms, t.wall_ms), ch11::check_text(cmp)});
       }
     }
     ch11::add_facts(r, "stream3_streams", *opt,
                     "pinned (cudaHostAlloc), cudaMemcpyAsync in k streams");
     r.fact("ms", "host wall clock of the whole pipeline, median");
+    r.fact("transfer bound", hb::fixed(bound.ms, 3) + " ms, set by " + bound.limit +
+                                 " (% of transfer bound: its time / the row's time)");
     r.print(std::cout, opt->common.csv);
     if (first_failure) ch11::require_ok(*first_failure, "stream3_streams");
     return 0;

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "hb/device.h"
@@ -128,22 +129,26 @@ TEST_CASE("the constant-memory variant is correct across pass boundaries", "[gpu
   }
 }
 
-TEST_CASE("the symmetric variant counts every pair once for any tiling", "[gpu]") {
+TEST_CASE("the symmetric variants count every pair once for any tiling", "[gpu]") {
   hb::select_device(0);
-  const ch14::Variant& v = ch14::find_variant("gpu_symmetric");
-  // Two bodies in different tiles (0 and 40): one off-diagonal tile pair, every other body
-  // massless. Pair counted twice or not at all shows at once.
-  {
-    std::vector<float4> aos(64, make_float4(0, 0, 0, 0));
+  const std::string name = GENERATE(as<std::string>{}, "gpu_symmetric", "gpu_symmetric_rows");
+  const ch14::Variant& v = ch14::find_variant(name);
+  INFO(name);
+  // Two bodies in different tiles (0 and 40 of 32-body tiles; 0 and 100 of 64-body tiles):
+  // one off-diagonal tile pair, every other body massless. Pair counted twice or not at all
+  // shows at once.
+  for (const std::size_t other : {40, 100}) {
+    std::vector<float4> aos(128, make_float4(0, 0, 0, 0));
     for (std::size_t i = 0; i < aos.size(); ++i) aos[i] = make_float4(float(i), 0, 0, 0);
     aos[0].w = 2.0f;
-    aos[40].w = 3.0f;
+    aos[other].w = 3.0f;
     const ch14::HostBodies b(aos);
     check(run_gpu(v, b, 0), ch14::reference_forces(b, kSofteningSq));
   }
-  // Sizes around tiles of 32, and sizes where warps' runs of tile pairs cross tile rows.
-  std::vector<std::size_t> ns{1, 2, 31, 32, 33, 63, 64, 65, 1000, 4099, 20000};
-  if (hb::under_sanitizer()) ns = {1, 2, 31, 32, 33, 65, 1000};
+  // Sizes around tiles of 32 and 64 (and a row body's second half), and sizes where warps'
+  // runs of tile pairs cross tile rows.
+  std::vector<std::size_t> ns{1, 2, 31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 128, 129, 1000, 4099, 20000};
+  if (hb::under_sanitizer()) ns = {1, 2, 31, 32, 33, 65, 97, 1000};
   for (const std::size_t n : ns) {
     INFO("n " << n);
     const ch14::HostBodies b = ch14::random_bodies(n, hb::test_seed() + 4);

@@ -44,19 +44,20 @@ void Failures::throw_if_any(std::size_t shown) const {
 }
 
 BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
-                            const SweepUnits& units, double ceiling_rate, Failures& failures) {
+                            const SweepUnits& units, Failures& failures) {
   const std::string unit = units.rates.at(0);
+  const bool ceiling = !units.ceiling.empty();
   std::vector<std::string> cols = {"id", "variant"};
   for (int t : kSweepBlockSizes) cols.push_back(std::to_string(t) + " " + unit);
   for (const std::string& c : {"best " + unit, std::string("best threads"), std::string("% of CUB")})
     cols.push_back(c);
-  if (!units.ceiling.empty()) cols.push_back("% of " + units.ceiling);
+  if (ceiling) cols.push_back("% of " + units.ceiling);
   cols.push_back("check");
-  BlockSweep sweep{Report(cols), {}};
+  BlockSweep sweep{Report(cols), {}, ceiling ? units.measure_ceiling(n) : 0.0};
   double reference = 0.0;
   for (const SweepRow& row : rows) {
     std::vector<std::string> cells = {row.id, row.title};
-    double best = 0.0;
+    std::vector<double> best(units.rates.size(), 0.0);  // the rates of the fastest block size
     int best_threads = 0;
     bool ok = true;
     bool checked = true;
@@ -65,26 +66,29 @@ BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
       if (!s.ok) failures.add(row.label + where + ": " + s.failure);
       ok = ok && s.ok;
       checked = s.checked;
-      return s.rates.at(0);
+      return s.rates;
     };
     for (int t : kSweepBlockSizes) {
       if (row.reference || !row.accepts(t)) {
         cells.push_back("-");
         continue;
       }
-      const double rate = measure(t, ", " + std::to_string(t) + " threads");
-      cells.push_back(fixed(rate, 1));
-      if (rate > best) {
-        best = rate;
+      const std::vector<double> rates = measure(t, ", " + std::to_string(t) + " threads");
+      cells.push_back(fixed(rates.at(0), 1));
+      if (rates.at(0) > best.at(0)) {
+        best = rates;
         best_threads = t;
       }
     }
-    if (row.reference) best = reference = measure(row.default_threads, "");
+    if (row.reference) {
+      best = measure(row.default_threads, "");
+      reference = best.at(0);
+    }
     sweep.best_threads.push_back(best_threads > 0 ? best_threads : row.default_threads);
-    cells.push_back(fixed(best, 1));
+    cells.push_back(fixed(best.at(0), 1));
     cells.push_back(best_threads > 0 ? std::to_string(best_threads) : "-");
-    cells.push_back(percent(best, reference));
-    if (!units.ceiling.empty()) cells.push_back(percent(best, ceiling_rate));
+    cells.push_back(percent(best.at(0), reference));
+    if (ceiling) cells.push_back(percent(best.at(units.ceiling_rate), sweep.ceiling));
     cells.push_back(check_text(ok, checked));
     sweep.report.row(cells);
   }
@@ -93,13 +97,19 @@ BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
 
 Report size_sweep(const std::vector<SweepRow>& rows, const std::vector<int>& threads, int lo,
                   int hi, const SweepUnits& units, Failures& failures) {
+  const bool ceiling = !units.ceiling.empty();
   std::vector<std::string> cols = {"n", "log2 n", "id", "variant", "threads", "us (median)"};
   cols.insert(cols.end(), units.rates.begin(), units.rates.end());
   cols.push_back("x CUB");
+  if (ceiling) {
+    cols.push_back(units.ceiling + " " + units.rates.at(units.ceiling_rate));
+    cols.push_back("% of " + units.ceiling);
+  }
   cols.push_back("check");
   Report r(cols);
   for (int k = lo; k <= hi; ++k) {
     const std::size_t n = std::size_t(1) << k;
+    const double limit = ceiling ? units.measure_ceiling(n) : 0.0;
     double reference_us = 0.0;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const SweepRow& row = rows[i];
@@ -112,6 +122,10 @@ Report size_sweep(const std::vector<SweepRow>& rows, const std::vector<int>& thr
                                         fixed(us, 2)};
       for (double rate : s.rates) cells.push_back(fixed(rate, 1));
       cells.push_back(reference_us > 0 && us > 0 ? fixed(reference_us / us, 2) : "-");
+      if (ceiling) {
+        cells.push_back(fixed(limit, 1));
+        cells.push_back(percent(s.rates.at(units.ceiling_rate), limit));
+      }
       cells.push_back(check_text(s.ok, s.checked));
       r.row(cells);
     }

@@ -63,7 +63,14 @@ TEST_CASE("the block-size sweep measures each accepted block size and finds the 
   hb::Failures failures;
   const std::vector<hb::SweepRow> rows = {made_up("0", true, false), made_up("1", false, false),
                                           made_up("2", false, true)};
-  const hb::BlockSweep s = hb::block_size_sweep(rows, 0, {{"GB/s", "G/s"}, "copy"}, 64.0, failures);
+  std::vector<std::size_t> ceiling_sizes;
+  const hb::SweepUnits units{{"GB/s", "G/s"}, "copy", 0, [&](std::size_t n) {
+                               ceiling_sizes.push_back(n);
+                               return 64.0;
+                             }};
+  const hb::BlockSweep s = hb::block_size_sweep(rows, 0, units, failures);
+  CHECK(ceiling_sizes == std::vector<std::size_t>{0});  // measured once, at the sweep's n
+  CHECK(s.ceiling == 64.0);
   const auto& r = s.report;
   REQUIRE(r.columns().size() == 2 + 6 + 5);
   CHECK(r.columns()[2] == "32 GB/s");
@@ -84,10 +91,23 @@ TEST_CASE("the block-size sweep measures each accepted block size and finds the 
   CHECK_THROWS_WITH(failures.throw_if_any(), "1 configuration(s) differ from the CPU: variant 2, 64 threads: wrong");
 }
 
+TEST_CASE("the ceiling is compared with the rate the units name, of the best block size") {
+  hb::Failures failures;
+  const std::vector<hb::SweepRow> rows = {made_up("0", true, false), made_up("1", false, false)};
+  // Rate 1 is 2.0 at every block size: 25% of a ceiling of 8.
+  const hb::BlockSweep s = hb::block_size_sweep(
+      rows, 0, {{"GB/s", "G/s"}, "read-only", 1, [](std::size_t) { return 8.0; }}, failures);
+  CHECK(s.report.columns()[11] == "% of read-only");
+  CHECK(s.report.rows()[1][11] == "25.0");
+  const hb::BlockSweep none = hb::block_size_sweep(rows, 0, {{"GB/s"}, "", 0, {}}, failures);
+  CHECK(none.report.columns().size() == 2 + 6 + 4);
+  CHECK(none.ceiling == 0.0);
+}
+
 TEST_CASE("the size sweep runs every row at its block size for each power of two") {
   hb::Failures failures;
   const std::vector<hb::SweepRow> rows = {made_up("0", true, false), made_up("1", false, true)};
-  const hb::Report r = hb::size_sweep(rows, {0, 64}, 10, 11, {{"GB/s", "G/s"}, ""}, failures);
+  const hb::Report r = hb::size_sweep(rows, {0, 64}, 10, 11, {{"GB/s", "G/s"}, "", 0, {}}, failures);
   CHECK(r.columns() == std::vector<std::string>{"n", "log2 n", "id", "variant", "threads",
                                                 "us (median)", "GB/s", "G/s", "x CUB", "check"});
   REQUIRE(r.rows().size() == 4);
@@ -100,4 +120,23 @@ TEST_CASE("the size sweep runs every row at its block size for each power of two
   CHECK(r.rows()[3][9] == "FAIL");
   CHECK_THROWS_WITH(failures.throw_if_any(), Catch::StartsWith("2 configuration(s)") &&
                                                  Catch::Contains("variant 1, n = 1024: wrong"));
+}
+
+TEST_CASE("the size sweep measures the ceiling at every size and compares each row with it") {
+  hb::Failures failures;
+  const std::vector<hb::SweepRow> rows = {made_up("0", true, false), made_up("1", false, false)};
+  std::vector<std::size_t> ceiling_sizes;
+  const hb::SweepUnits units{{"GB/s", "G/s"}, "copy", 0, [&](std::size_t n) {
+                               ceiling_sizes.push_back(n);
+                               return 4.0 * double(n);
+                             }};
+  const hb::Report r = hb::size_sweep(rows, {0, 64}, 10, 11, units, failures);
+  CHECK(ceiling_sizes == std::vector<std::size_t>{1024, 2048});  // once per size, not per row
+  CHECK(r.columns() == std::vector<std::string>{"n", "log2 n", "id", "variant", "threads",
+                                                "us (median)", "GB/s", "G/s", "x CUB",
+                                                "copy GB/s", "% of copy", "check"});
+  // Row 1 at n = 1024, 64 threads: rate 1024 + 2 = 1026 of a ceiling of 4096.
+  CHECK(r.rows()[1][9] == "4096.0");
+  CHECK(r.rows()[1][10] == "25.0");
+  CHECK(r.rows()[3][9] == "8192.0");
 }

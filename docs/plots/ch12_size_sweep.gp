@@ -9,6 +9,6 @@ set logscale y
 set grid
 set key top left noenhanced
 file = results.'/ch12_size_sweep.csv'
-rows(id) = sprintf("< awk -F, '$3==\"%s\" {print $2, $(NF-3)}' %s", id, file)
+rows(id) = sprintf("< awk -F, '$3==\"%s\" {print $2, $(NF-5)}' %s", id, file)
 plot for [id in "0 4 9 11a 11b"] rows(id) using 1:2 with linespoints lw 2 \
        title (id eq "0" ? "CUB DeviceReduce::Sum" : "variant ".id)

@@ -9,7 +9,7 @@ set logscale y
 set grid
 set key top left noenhanced
 file = results.'/ch13_size_sweep.csv'
-rows(id) = sprintf("< awk -F, '$3==\"%s\" {print $2, $(NF-3)}' %s", id, file)
+rows(id) = sprintf("< awk -F, '$3==\"%s\" {print $2, $(NF-5)}' %s", id, file)
 # CUB is black and dashed, so that it stays apart from variant 7 where the two lines meet.
 ids = "0b 1 3 5c 6 7"
 colors = "#000000 #1b9e77 #d95f02 #7570b3 #e7298a #1f78b4"

@@ -86,29 +86,37 @@ struct SweepRow {
   std::function<Sample(int threads, std::size_t n)> measure;
 };
 
-/// What a sweep's rates are called and what they are compared with.
+/// What a sweep's rates are called and the ceiling they are compared with.
 struct SweepUnits {
   std::vector<std::string> rates;  ///< one name per Sample::rates entry: {"GB/s"}
-  std::string ceiling;  ///< a "% of <ceiling>" column of the block-size sweep ("copy"); empty: none
+  /// The ceiling's name ("copy", "read-only"): the sweeps add "% of <ceiling>" columns, and
+  /// the size sweep the ceiling's own rate at each size. Empty: no such columns.
+  std::string ceiling;
+  std::size_t ceiling_rate = 0;  ///< which of rates is compared with the ceiling
+  /// Measures the ceiling at n elements in the unit of rates[ceiling_rate], in the same run as
+  /// the rows (the device copy or read of the bytes that n elements take).
+  std::function<double(std::size_t n)> measure_ceiling;
 };
 
 /// The result of block_size_sweep().
 struct BlockSweep {
   Report report;                  ///< the table (the caller adds its facts)
   std::vector<int> best_threads;  ///< per row: the fastest block size, or its default_threads
+  double ceiling = 0.0;           ///< the ceiling measured at n (0 without one)
 };
 
 /// The book's block-size sweep at \p n elements: one row per variant and one column per block
 /// size of kSweepBlockSizes it accepts, with the first rate ("-" where it takes no such block),
 /// then its best rate and block size, the best as % of the reference row's rate (the reference
-/// must come before the rows compared with it), as % of \p ceiling_rate (when
-/// SweepUnits::ceiling names one), and the check. Every failed check is added to \p failures.
+/// must come before the rows compared with it), as % of the ceiling (when SweepUnits::ceiling
+/// names one; measured once, first), and the check. Every failed check is added to \p failures.
 BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
-                            const SweepUnits& units, double ceiling_rate, Failures& failures);
+                            const SweepUnits& units, Failures& failures);
 
 /// The size sweep: for n = 2^lo ... 2^hi (prefixes of one input), every row at its block size
 /// \p threads[i]: the time in microseconds, every rate, the speed-up over the reference row of
-/// the same n ("x CUB"), and the check. Every failed check is added to \p failures.
+/// the same n ("x CUB"), the ceiling measured at that n and the row's % of it (when
+/// SweepUnits::ceiling names one), and the check. Every failed check is added to \p failures.
 Report size_sweep(const std::vector<SweepRow>& rows, const std::vector<int>& threads, int lo,
                   int hi, const SweepUnits& units, Failures& failures);
 

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Profiles the fastest kernel of each chapter against its ceiling with Nsight Compute, on the GPU
+# machine, from a finished build (scripts/gpu_run.sh builds one): the speed-of-light,
+# occupancy, scheduler, warp-state and instruction sections of one launch after the warm-up,
+# and the SASS of the N-body kernels (the instruction count behind the FP32 issue bound).
+#
+#   bash scripts/profile.sh [BUILD_DIR]       (default build-gpu; results in $OUT/profiles.tar.gz)
+#
+# One launch per kernel, at the sizes of the chapters' tables; the clocks are left as the GPU
+# runs them (--clock-control none), so the durations match the tables' medians.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-gpu}
+OUT=${OUT:-$PWD/gpu-out}
+[ -f "$build/CTestTestfile.cmake" ] || { echo "profile: $build is not a finished build" >&2; exit 2; }
+command -v ncu >/dev/null || { echo "profile: ncu (Nsight Compute) is not on the PATH" >&2; exit 2; }
+work=$(mktemp -d)/profiles
+mkdir -p "$work" "$OUT"
+status=0
+sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section SchedulerStats
+          --section WarpStateStats --section ComputeWorkloadAnalysis --section InstructionStats
+          --section MemoryWorkloadAnalysis)
+
+# name | kernel regex | launches to skip (warm-up and checks) | program and arguments
+profiles=(
+  "nbody_symmetric|nbody_symmetric|3|ch14_nbody/nbody_gpu_symmetric --bodies 64K --iters 3"
+  "nbody_blocked|nbody_blocked|3|ch14_nbody/nbody_gpu_blocked --bodies 64K --iters 3"
+  "scan7|scan7_kernel|3|ch13_scan/scan7_bulk_copy_lookback --n 256M --threads 512 --iters 3"
+  "scan_cub|DeviceScanKernel|3|ch13_scan/scan0b_cub --n 256M --iters 3"
+  "compact3|compact3_kernel|3|ch13_scan/compact3_bulk_copy_lookback --n 256M --iters 3"
+  "reduce11b|reduction11b_kernel|3|ch12_reduction/reduction11b_vectorized_atomics --n 256M --iters 3"
+  "histogram13|histogram_lane_columns_kernel|3|extras_histogram/histogram_lane_columns_atomic --n 256M --iters 3"
+  "corr_tensor_52|corr_tensor_kernel|3|ch15_correlation/corr_tensor --padWidth 1024 --padHeight 1024 --iters 3"
+  "corr_dp4a_16|corr_dp4a_kernel|3|ch15_correlation/corr_dp4a --padWidth 1024 --padHeight 1024 --wTemplate 16 --hTemplate 16 --iters 3"
+)
+for entry in "${profiles[@]}"; do
+  IFS='|' read -r name kernel skip cmd <<<"$entry"
+  read -r program args <<<"$cmd"
+  [ -x "$build/$program" ] || { echo "profile: $program not built, skipped"; continue; }
+  echo "=== $name: $program $args"
+  # shellcheck disable=SC2086
+  if ! ncu --clock-control none -k "regex:$kernel" --launch-skip "$skip" --launch-count 1 \
+         "${sections[@]}" --csv --page details "$build/$program" $args \
+         >"$work/$name.csv" 2>"$work/$name.err"; then
+    echo "FAILED: ncu on $program"; tail -5 "$work/$name.err"; status=1
+  fi
+  # The lines a reader looks for first.
+  grep -E '"(Duration|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Issue Slots Busy|Issued Ipc Active|Achieved Occupancy|Registers Per Thread|No Eligible)"' \
+      "$work/$name.csv" | awk -F'","' '{print "  " $(NF-2) " = " $NF}' | tr -d '"'
+done
+
+if command -v cuobjdump >/dev/null; then
+  for kernel in nbody_symmetric nbody_blocked; do
+    program=$build/ch14_nbody/nbody_gpu_${kernel#nbody_}
+    [ -x "$program" ] || continue
+    cuobjdump -sass "$program" | awk -v k="$kernel" '/Function : /{keep = index($0, k) > 0} keep' \
+        >"$work/$kernel.sass"
+    echo "=== SASS of $kernel: $(grep -c '/\*[0-9a-f]*\*/' "$work/$kernel.sass") instructions"
+  done
+fi
+
+tar -C "$(dirname "$work")" -czf "$OUT/profiles.tar.gz" profiles
+echo "profile: status $status; $OUT/profiles.tar.gz"
+exit $status
