@@ -332,8 +332,10 @@ PLANTS = [
     ("formula marker", "chapter_map.html", "</body>", "<p>the sum \\f$x\\f$ here</p></body>"),
     ("stray TeX", "your_gpu.html", "</body>", "<p>about log_{2B}(n) steps</p></body>"),
     ("internal wording", "ch14_nbody.html", "</body>", "<p>as issue 7 asks</p></body>"),
-    # The main page quoting another run than its file, the way 88.8% once became 91.8%.
-    ("prose number", "README.md", "88.8%", "91.8%"),
+    # The main page quoting another run than its file, the way 88.8% once became 91.8%: its
+    # share of the transfer bound, whatever the current run says, made 3 points larger.
+    ("prose number", "README.md", re.compile(r"[0-9]+\.[0-9](?=% of the transfer bound)"),
+     lambda m: f"{float(m.group(0)) + 3:.1f}"),
 ]
 
 
@@ -366,12 +368,13 @@ def plant_selftest(folder, source, browser, jobs):
                 path = os.path.join(copy, page)
             with open(path, encoding="utf-8") as f:
                 text = f.read()
-            if find not in text:
-                print(f"plant: '{find}' not found in {page}: cannot plant {kind}")
+            pattern = find if isinstance(find, re.Pattern) else re.compile(re.escape(find))
+            if not pattern.search(text):
+                print(f"plant: '{pattern.pattern}' not found in {page}: cannot plant {kind}")
                 missed.append(kind)
                 continue
             with open(path, "w", encoding="utf-8") as f:
-                f.write(text.replace(find, put, 1))
+                f.write(pattern.sub(put if callable(put) else lambda m: put, text, count=1))
             planted.append((kind, page))
         pages = {p for k, p in planted if p.endswith(".html")}
         findings = check(copy, browser, jobs, src, pages)[0]

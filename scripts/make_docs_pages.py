@@ -7,6 +7,7 @@ Before Doxygen (the default):
     date, driver, command, and the CSV file) above it and the other facts of the CSV header in
     a folded block. A long table is folded too, after a small table of the same numbers
     (SMALL_TABLES says which). Chapter pages pull it in with `\\includedoc <name>.md`.
+  * docs/results/h200/<name>.csv -> <out>/<name>_h200.md : the same for the second GPU's run.
   * docs/plots/<name>.gp    -> <out>/<name>.svg : gnuplot scripts get `results` (the folder of
     the CSV files) and `out` (the SVG to write). Pages show it with `\\image html <name>.svg`.
   * docs/results/<name>.pgm -> <out>/<name>.png : pictures programs wrote (browsers do not
@@ -215,14 +216,14 @@ def timed_twice_note(name, header, data) -> str:
             f'first: two timings of the same code differed by {abs(value - 100):.1f}%.</p>')
 
 
-def csv_to_page(path: pathlib.Path) -> str:
+def csv_to_page(path: pathlib.Path, csv_name: str = "") -> str:
     """The measured table of one CSV as an HTML block that \\includedoc places in a page.
 
     It is HTML, not Markdown: inside \\includedoc Doxygen joins paragraphs, and its <details>
     breaks the block apart."""
     facts, header, data = read_csv(path)
     shown = dict(facts)
-    out = ["\\htmlonly", '<div class="hb-results">', f'<p class="hb-provenance">{provenance(shown, path.name)}</p>']
+    out = ["\\htmlonly", '<div class="hb-results">', f'<p class="hb-provenance">{provenance(shown, csv_name or path.name)}</p>']
     other = [(k, v) for k, v in facts if k not in SHOWN]
     if other:
         out.append('<details class="hb-facts"><summary>How it was measured</summary><ul>')
@@ -612,6 +613,9 @@ def main() -> int:
     results = a.source / "docs" / "results"
     for path in sorted(results.glob("*.csv")):
         (a.out / (path.stem + ".md")).write_text(csv_to_page(path))
+    # The same tables measured on a second GPU: docs/results/h200/x.csv -> x_h200.md.
+    for path in sorted(results.glob("h200/*.csv")):
+        (a.out / (path.stem + "_h200.md")).write_text(csv_to_page(path, "h200/" + path.name))
     for path in sorted(results.glob("*.pgm")):
         pgm_to_png(path, a.out / (path.stem + ".png"))
     for script in sorted((a.source / "docs" / "plots").glob("*.gp")):

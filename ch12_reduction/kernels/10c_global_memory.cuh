@@ -1,7 +1,7 @@
 /// \file
 /// \brief Chapter 12, variant 10c: log step in global memory (blog 2, int32 wraps).
 ///
-/// Whether the prediction holds on a GPU with a 60 MB L2 cache (the H200 of our measurements) is
+/// Whether the prediction holds on a GPU with a 50 MB L2 cache (the H100 of our measurements) is
 /// what the measurement is for: the in-place steps touch data the block has just written, which
 /// the L2 still holds.
 /* [changed]

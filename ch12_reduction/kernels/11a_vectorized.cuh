@@ -27,7 +27,7 @@ namespace ch12 {
 // [reduction11-policy]
 /// Tuning of variants 11a and 11b, as data. The starting point is the read-only kernel of
 /// the common layer (`hb::measure_device_read`: 256 threads, eight 16-byte loads in flight,
-/// one block per resident slot), which reads at 4489 GB/s on the H200 (platform page). The
+/// one block per resident slot), which reads at 3069 GB/s on the H100 (platform page). The
 /// block-size sweep (`reduction --variant 11a`) checks the block size on each GPU.
 struct VectorizedPolicy {
   static constexpr int kUnroll = 8;  ///< int4 loads in flight per thread and iteration

@@ -133,25 +133,34 @@ __global__ void unpack_sums(float* __restrict__ force, const float4* __restrict_
 std::size_t symmetric_scratch(std::size_t n) { return n; }
 
 // [nbody-gpu-symmetric-launch]
-void launch_gpu_symmetric(const GpuProblem& p, int /*unused*/, cudaStream_t stream) {
+/// Launches a symmetric-tile kernel \p kernel (tiles of \p tile bodies, blocks of \p threads)
+/// over the upper triangle of tiles, its sums in the scratch, then unpacks them into p.force.
+template <typename Kernel>
+void launch_symmetric_tiles(const GpuProblem& p, Kernel kernel, int tile, int threads,
+                            const char* variant, cudaStream_t stream) {
   if (p.n <= 0) return;
   if (p.scratch_count < std::size_t(p.n))
-    throw std::invalid_argument("variant 11 needs n float4 of scratch for its sums");
-  const int tiles = (p.n + 31) / 32;
+    throw std::invalid_argument(std::string(variant) + " needs n float4 of scratch for its sums");
+  const int tiles = (p.n + tile - 1) / tile;
   const long long pairs = static_cast<long long>(tiles) * (tiles + 1) / 2;
   // Runs of up to 32 tile pairs per warp, but short enough for about 64 warps per SM.
   const long long target_warps = 64LL * sm_count();
   const int run = static_cast<int>(std::clamp<long long>(pairs / target_warps, 1, 32));
   const long long warps = (pairs + run - 1) / run;
-  const int warps_per_block = kSymmetricThreads / 32;
+  const int warps_per_block = threads / 32;
   const long long blocks = (warps + warps_per_block - 1) / warps_per_block;
   HB_CUDA_CHECK(cudaMemsetAsync(p.scratch, 0, std::size_t(p.n) * sizeof(float4), stream));
-  nbody_symmetric<<<static_cast<unsigned>(blocks), kSymmetricThreads, 0, stream>>>(
+  kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(
       p.scratch, p.bodies, p.n, p.softening_sq, tiles, pairs, run);
   HB_CHECK_LAUNCH();
-  const int threads = 256;
-  unpack_sums<<<(p.n + threads - 1) / threads, threads, 0, stream>>>(p.force, p.scratch, p.n);
+  const int unpack_threads = 256;
+  unpack_sums<<<(p.n + unpack_threads - 1) / unpack_threads, unpack_threads, 0, stream>>>(
+      p.force, p.scratch, p.n);
   HB_CHECK_LAUNCH();
+}
+
+void launch_gpu_symmetric(const GpuProblem& p, int /*unused*/, cudaStream_t stream) {
+  launch_symmetric_tiles(p, nbody_symmetric, 32, kSymmetricThreads, "variant 11", stream);
 }
 // [nbody-gpu-symmetric-launch]
 

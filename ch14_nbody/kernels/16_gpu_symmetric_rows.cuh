@@ -12,7 +12,7 @@ of its cycles, each shuffle one), not by arithmetic; here the arithmetic bound c
 [changed] */
 #pragma once
 
-#include "11_gpu_symmetric.cuh"  // atomic_add_xyz, unpack_sums, symmetric_scratch, rsqrt_ftz
+#include "11_gpu_symmetric.cuh"  // atomic_add_xyz, launch_symmetric_tiles, rsqrt_ftz
 
 namespace ch14 {
 
@@ -125,24 +125,8 @@ __global__ void __launch_bounds__(kSymmetricRowsThreads)
 // [nbody-gpu-symmetric-rows-kernel]
 
 void launch_gpu_symmetric_rows(const GpuProblem& p, int /*unused*/, cudaStream_t stream) {
-  if (p.n <= 0) return;
-  if (p.scratch_count < std::size_t(p.n))
-    throw std::invalid_argument("variant 16 needs n float4 of scratch for its sums");
-  const int tiles = (p.n + kRowsTile - 1) / kRowsTile;
-  const long long pairs = static_cast<long long>(tiles) * (tiles + 1) / 2;
-  // As variant 11: runs of up to 32 tile pairs per warp, short enough for 64 warps per SM.
-  const long long target_warps = 64LL * sm_count();
-  const int run = static_cast<int>(std::clamp<long long>(pairs / target_warps, 1, 32));
-  const long long warps = (pairs + run - 1) / run;
-  const int warps_per_block = kSymmetricRowsThreads / 32;
-  const long long blocks = (warps + warps_per_block - 1) / warps_per_block;
-  HB_CUDA_CHECK(cudaMemsetAsync(p.scratch, 0, std::size_t(p.n) * sizeof(float4), stream));
-  nbody_symmetric_rows<<<static_cast<unsigned>(blocks), kSymmetricRowsThreads, 0, stream>>>(
-      p.scratch, p.bodies, p.n, p.softening_sq, tiles, pairs, run);
-  HB_CHECK_LAUNCH();
-  const int threads = 256;
-  unpack_sums<<<(p.n + threads - 1) / threads, threads, 0, stream>>>(p.force, p.scratch, p.n);
-  HB_CHECK_LAUNCH();
+  launch_symmetric_tiles(p, nbody_symmetric_rows, kRowsTile, kSymmetricRowsThreads, "variant 16",
+                         stream);
 }
 
 }  // namespace ch14

@@ -2,14 +2,14 @@
 # and 16 x 16 templates, from docs/results/ch15_rates_52.csv and ch15_rates_16.csv. The
 # variant titles hold commas, so we count columns from the end of the line: Mpix/s is the
 # ninth from the end ($(NF-8)), the path the eleventh ($(NF-10)).
-set terminal svg size 950,560 font "Helvetica,12" background rgb "white"
+set terminal svg size 950,610 font "Helvetica,12" background rgb "white"
 set output out
 set style fill solid 0.85 border -1
 set xlabel "Mpix/s (output pixels per second, 1e6, log scale)"
 set logscale x
 set xrange [1:*]
 set ytics noenhanced nomirror
-set yrange [-0.6:9.6] reverse
+set yrange [-0.6:10.6] reverse
 set grid xtics
 set key bottom right
 f52 = results.'/ch15_rates_52.csv'

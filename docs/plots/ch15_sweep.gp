@@ -12,6 +12,6 @@ set xtics (8, 16, 32, 52, 64, 128, 256)
 file = results.'/ch15_sweep.csv'
 rows(id) = sprintf("< awk -F, '$4==\"%s\" {print $2, $8}' '%s'", id, file)
 set linetype 9 lc rgb "#8b1a1a" dt 2
-names = "tex_tex tex_constant shared shared_umul24 shared4 shared_fixed dp4a tensor fft"
-plot for [id=1:9] rows(sprintf("%d", id)) using 1:2 with linespoints lw 2 pt 7 ps 0.6 \
+names = "tex_tex tex_constant shared shared_umul24 shared4 shared_fixed dp4a tensor fft shared_async"
+plot for [id=1:10] rows(sprintf("%d", id)) using 1:2 with linespoints lw 2 pt 7 ps 0.6 \
        title sprintf("%d %s", id, word(names, id))
