@@ -208,11 +208,7 @@ bool extra_rows(const Variant& v, hb::Report& report, std::size_t n, int threads
 
 int variant_program_main(const char* program, const char* id, int argc, char** argv) {
   return hb::run_main(program, [&] {
-    const Variant& v = find_variant(id);
-    if (v.program() != program) {
-      throw std::logic_error(std::string("program ") + program + " is built for variant " + id +
-                             ", whose program is " + v.program());
-    }
+    const Variant& v = hb::program_row(variants(), id, program);
     hb::CliSpec spec;
     spec.program = program;
     spec.description = std::string("Chapter 12, variant ") + v.id + ": " + v.title +

@@ -374,11 +374,7 @@ int run_variant(const typename Level::Row& v, Bench& bench, const hb::Cli& cli, 
 
 template <typename Level>
 int variant_program(const char* program, const char* id, int argc, char** argv) {
-  const auto& v = hb::find_row(Level::rows(), id);
-  if (v.program() != program) {
-    throw std::logic_error(std::string("program ") + program + " is built for " + v.label() +
-                           ", whose program is " + v.program());
-  }
+  const auto& v = hb::program_row(Level::rows(), id, program);
   hb::Cli cli(spec_of(program,
                       "Chapter 13, " + v.label() + ": " + v.title +
                           (Level::kScan

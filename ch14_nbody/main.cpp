@@ -16,8 +16,10 @@
 
 #ifdef HB_VARIANT_ID
 
+#include <cstdlib>
+
 int main(int argc, char** argv) {
-  return ch14::variant_program_main(HB_PROGRAM_NAME, HB_VARIANT_ID, argc, argv);
+  return ch14::variant_program_main(HB_PROGRAM_NAME, std::atoi(HB_VARIANT_ID), argc, argv);
 }
 
 #else

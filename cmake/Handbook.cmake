@@ -7,7 +7,8 @@
 #
 #   hb_add_variant_programs(MAIN <file> VARIANTS <id:name>... [LIBS ...] [DEMO_ARGS ...])
 #       One executable per row of a chapter's variant table, all built from one small main.
-#       Each gets HB_VARIANT_ID=<id> and HB_PROGRAM_NAME="<name>" so it runs that row alone.
+#       Each gets HB_VARIANT_ID="<id>" and HB_PROGRAM_NAME="<name>" so it runs that row alone
+#       (hb/program.h).
 #
 #   Every program is also run against every class of bad input its flags allow
 #   (scripts/bad_inputs.py): ctest test usage.<name>.bad_inputs, label `cpu`.
@@ -126,7 +127,7 @@ function(hb_add_variant_programs)
     list(GET parts 0 id)
     list(GET parts 1 name)
     hb_add_program(${name} SOURCES ${P_MAIN} LIBS ${P_LIBS})
-    target_compile_definitions(${name} PRIVATE HB_VARIANT_ID=${id} HB_PROGRAM_NAME="${name}")
+    target_compile_definitions(${name} PRIVATE HB_VARIANT_ID="${id}" HB_PROGRAM_NAME="${name}")
     if(DEFINED P_DEMO_ARGS)
       hb_add_demo_test(${name} ${name} ${P_DEMO_ARGS})
     endif()

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Profiles the fastest kernel of each chapter against its ceiling with Nsight Compute, on the GPU
 # machine, from a finished build (scripts/gpu_run.sh builds one): the speed-of-light,
-# occupancy, scheduler, warp-state and instruction sections of one launch after the warm-up,
-# and the SASS of the N-body kernels (the instruction count behind the FP32 issue bound).
+# occupancy, scheduler, warp-state and instruction sections of one launch after the warm-up
+# (summed up by scripts/ncu_summary.py), and the opcodes of the N-body kernels' SASS
+# (scripts/sass_counts.py: the instruction count behind the FP32 issue bound).
 #
 #   bash scripts/profile.sh [BUILD_DIR]       (default build-gpu; results in $OUT/profiles.tar.gz)
 #
@@ -24,6 +25,7 @@ sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --sec
 # name | kernel regex | launches to skip (warm-up and checks) | program and arguments
 profiles=(
   "nbody_symmetric|nbody_symmetric|3|ch14_nbody/nbody_gpu_symmetric --bodies 64K --iters 3"
+  "nbody_symmetric_rows|nbody_symmetric_rows|3|ch14_nbody/nbody_gpu_symmetric_rows --bodies 64K --iters 3"
   "nbody_blocked|nbody_blocked|3|ch14_nbody/nbody_gpu_blocked --bodies 64K --iters 3"
   "scan7|scan7_kernel|3|ch13_scan/scan7_bulk_copy_lookback --n 256M --threads 512 --iters 3"
   "scan_cub|DeviceScanKernel|3|ch13_scan/scan0b_cub --n 256M --iters 3"
@@ -44,19 +46,16 @@ for entry in "${profiles[@]}"; do
          >"$work/$name.csv" 2>"$work/$name.err"; then
     echo "FAILED: ncu on $program"; tail -5 "$work/$name.err"; status=1
   fi
-  # The lines a reader looks for first.
-  grep -E '"(Duration|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Issue Slots Busy|Issued Ipc Active|Achieved Occupancy|Registers Per Thread|No Eligible)"' \
-      "$work/$name.csv" | awk -F'","' '{print "  " $(NF-2) " = " $NF}' | tr -d '"'
 done
 
-if command -v cuobjdump >/dev/null; then
-  for kernel in nbody_symmetric nbody_blocked; do
-    program=$build/ch14_nbody/nbody_gpu_${kernel#nbody_}
-    [ -x "$program" ] || continue
-    cuobjdump -sass "$program" | awk -v k="$kernel" '/Function : /{keep = index($0, k) > 0} keep' \
-        >"$work/$kernel.sass"
-    echo "=== SASS of $kernel: $(grep -c '/\*[0-9a-f]*\*/' "$work/$kernel.sass") instructions"
-  done
+python3 scripts/ncu_summary.py "$work"/*.csv >"$work/summary.txt" && cat "$work/summary.txt"
+mv "$work/summary.txt" "$work/summary.csv"
+
+if command -v cuobjdump >/dev/null && [ -x "$build/ch14_nbody/nbody" ]; then
+  # Every chapter 14 program holds every kernel of the chapter library: one dump serves all.
+  cuobjdump -sass "$build/ch14_nbody/nbody" >"$work/nbody.sass"
+  python3 scripts/sass_counts.py "$work/nbody.sass" nbody_blocked nbody_symmetric \
+      | tee "$work/nbody_sass_counts.csv"
 fi
 
 tar -C "$(dirname "$work")" -czf "$OUT/profiles.tar.gz" profiles

@@ -27,8 +27,7 @@ int main(int argc, char** argv) {
     hb::Cli cli(spec);
     std::string figures;
     bool markdown = false;
-    cli.app().add_option("--figures", figures, "write <name>.dot and <name>.md for every figure to this folder (files of those names "
-                         "are replaced)");
+    hb::add_figures_option(cli, figures);
     cli.app().add_flag("--markdown", markdown, "print the chapter page's table of warps and bank conflicts (Markdown)");
     if (!cli.parse(argc, argv)) return 0;
     const auto& opt = cli.options();

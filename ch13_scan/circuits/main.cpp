@@ -28,8 +28,7 @@ int main(int argc, char** argv) {
     hb::Cli cli(spec);
     std::string figures;
     bool markdown = false;
-    cli.app().add_option("--figures", figures, "write <name>.dot and <name>.md for every figure to this folder (files of those names "
-                         "are replaced)");
+    hb::add_figures_option(cli, figures);
     cli.app().add_flag("--markdown", markdown,
                        "print the chapter page's complexity table and its table of Blelloch's bank "
                        "conflicts at 256 threads (Markdown)");

@@ -26,8 +26,7 @@ int main(int argc, char** argv) {
     spec.n_unit = "bodies";
     hb::Cli cli(spec);
     std::string figures;
-    cli.app().add_option("--figures", figures, "write <name>.dot and <name>.md for every figure to this folder (files of those names "
-                         "are replaced)");
+    hb::add_figures_option(cli, figures);
     if (!cli.parse(argc, argv)) return 0;
     const long long n = static_cast<long long>(cli.options().n);
     // The folder must exist and take files; each figure is written whole or not at all.

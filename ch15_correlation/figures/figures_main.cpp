@@ -22,8 +22,7 @@ int main(int argc, char** argv) {
         "Graphviz figures.";
     hb::Cli cli(spec);
     std::string figures;
-    cli.app().add_option("--figures", figures, "write <name>.dot and <name>.md for every figure to this folder "
-                         "(files of those names are replaced)");
+    hb::add_figures_option(cli, figures);
     if (!cli.parse(argc, argv)) return 0;
     if (cli.app().count("--n") > 0)
       throw hb::UsageError("--n: not used by this program; it draws fixed template sizes");

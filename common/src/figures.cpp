@@ -2,10 +2,17 @@
 
 #include <stdexcept>
 
+#include "hb/cli.h"
 #include "hb/files.h"
 #include "hb/testing.h"
 
 namespace hb {
+
+void add_figures_option(Cli& cli, std::string& folder) {
+  cli.app().add_option("--figures", folder,
+                       "write <name>.dot and <name>.md for every figure to this folder (files of "
+                       "those names are replaced)");
+}
 
 std::string Figure::doxygen() const { return "\\dot \"" + caption + "\"\n" + dot + "\\enddot\n"; }
 

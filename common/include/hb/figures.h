@@ -9,6 +9,8 @@
 
 namespace hb {
 
+class Cli;
+
 /// One drawing of a chapter page, as its model draws it now.
 struct Figure {
   std::string name;     ///< "force_matrix_8": figures/NAME.dot and figures/NAME.md
@@ -17,6 +19,9 @@ struct Figure {
   /// The page fragment for `\includedoc`: the graph in a Doxygen `\dot` block.
   std::string doxygen() const;
 };
+
+/// Adds the figure programs' option `--figures FOLDER` to \p cli, read into \p folder.
+void add_figures_option(Cli& cli, std::string& folder);
 
 /// Writes NAME.dot and NAME.md of every figure into \p folder, replacing files of those names.
 /// Every path is checked before the first is written (a usage error naming \p flag), and each

@@ -40,6 +40,19 @@ const Row& find_row(const std::vector<Row>& rows, std::string_view id,
                    "variant (valid: " + ids_of(rows) + ")");
 }
 
+/// The row of \p rows that the per-variant program \p program is built for: row \p id, whose
+/// program() must be \p program (a std::logic_error otherwise: the build is wrong, not the
+/// command line).
+template <typename Row>
+const Row& program_row(const std::vector<Row>& rows, std::string_view id, const char* program) {
+  const Row& r = find_row(rows, id);
+  if (r.program() != program) {
+    throw std::logic_error(std::string("program ") + program + " is built for variant " +
+                           std::string(id) + ", whose program is " + r.program());
+  }
+  return r;
+}
+
 /// Which block sizes a variant accepts.
 enum class BlockRule {
   Library,            ///< the library picks its own (CUB); --threads is not offered
