@@ -266,7 +266,8 @@ struct CompactLevel {
   static constexpr const char* kProgram = "compact";
   // The bytes a compaction moves against the device copy of its n inputs, in GB/s.
   static hb::SweepUnits units(const CompactBench& bench) {
-    return {{"G elements/s", "GB/s"}, "copy", 1, [&bench](std::size_t n) { return bench.copy_gbs(n); }};
+    return {{"G elements/s", "GB/s"}, "copy", 1,
+            [&bench](std::size_t n) { return bench.copy_gbs(n); }};
   }
   static std::vector<double> rates(const Measurement& m) { return {m.gelems, m.gbs}; }
   static void facts(hb::Report& r, const hb::CommonOptions& opt, const Flags&, std::size_t n) {

@@ -364,7 +364,8 @@ TEST_CASE("the command line accepts sizes with suffixes and rejects bad values")
   CHECK(ch14::bodies_for(ch14::variants()[0], *parse({}), true) == 4096);
 }
 
-TEST_CASE("only the symmetric variants declare a capability, 9.0, with their scalar-atomic form", "[table]") {
+TEST_CASE("only the symmetric variants declare a capability, 9.0, with their scalar-atomic form",
+          "[table]") {
   for (const auto& v : ch14::variants()) {
     INFO("variant " << v.id << " " << v.name);
     if (std::string(v.name).rfind("gpu_symmetric", 0) == 0) {
