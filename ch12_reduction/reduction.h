@@ -18,6 +18,7 @@
 #include <cuda_runtime_api.h>
 
 #include "hb/capability.h"
+#include "hb/device.h"
 #include "hb/error.h"
 #include "hb/memory.h"
 #include "hb/variants.h"
@@ -54,18 +55,17 @@ class Scratch {
   void* cub_storage() const { return cub_.data(); }
   std::size_t cub_bytes() const { return cub_.bytes(); }
 
-  int sm_count() const { return sm_count_; }
+  int sm_count() const { return residency_.sm_count; }
   /// Blocks of \p threads threads that fit on the GPU at once when threads are the only
   /// limit (at most 32 blocks per SM): the grid size of the book's grid-stride kernels.
-  int resident_blocks(int threads) const;
+  int resident_blocks(int threads) const { return residency_.blocks(threads); }
 
  private:
   std::size_t max_n_ = 0;
   hb::ScratchBytes a_, b_, work_, cub_;
   hb::DeviceBuffer<unsigned> counters_;
   hb::DeviceBuffer<long long> accumulator_;
-  int sm_count_ = 0;
-  int max_threads_per_sm_ = 0;
+  hb::Residency residency_;
 };
 
 /// The one signature of the chapter's launchers: reduce \p n int32 values at \p in (device)

@@ -58,16 +58,12 @@ const std::vector<Variant>& variants() {
   return table;
 }
 
-Scratch::Scratch(std::size_t max_n) : max_n_(max_n) {
-  int device = 0;
-  HB_CUDA_CHECK(cudaGetDevice(&device));
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device));
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&max_threads_per_sm_,
-                                       cudaDevAttrMaxThreadsPerMultiProcessor, device));
+Scratch::Scratch(std::size_t max_n)
+    : max_n_(max_n), residency_(hb::Residency::of_current_device()) {
   // First-level partials: one per resident block for the grid-stride variants (up to 16
   // bytes each, variant 7), one int per 32 elements for 10a-10d, one long long or double per
   // 64 elements for 10e/10f (their smallest block of 32 threads covers 64 elements).
-  const std::size_t resident = std::size_t(sm_count_) * 32;
+  const std::size_t resident = std::size_t(sm_count()) * 32;
   a_ = hb::ScratchBytes(std::max({resident * 16, 4 * ceil_div(max_n, 32),
                                   8 * ceil_div(max_n, 64)}) + 256);
   // Second level of the relaunching variants.
@@ -88,10 +84,6 @@ Scratch::Scratch(std::size_t max_n) : max_n_(max_n) {
   HB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-int Scratch::resident_blocks(int threads) const {
-  const int per_sm = std::min(32, std::max(1, max_threads_per_sm_ / std::max(1, threads)));
-  return sm_count_ * per_sm;
-}
 
 int grid_stride_blocks(std::size_t n, int threads, const Scratch& scratch) {
   const std::size_t wanted = ceil_div(n, static_cast<std::size_t>(threads));

@@ -22,6 +22,7 @@
 #include <cuda_runtime_api.h>
 
 #include "hb/capability.h"
+#include "hb/device.h"
 #include "hb/error.h"
 #include "hb/memory.h"
 #include "hb/variants.h"
@@ -127,10 +128,10 @@ class Scratch {
   void* cub_storage() const { return cub_.data(); }
   std::size_t cub_bytes() const { return cub_bytes_; }
 
-  int sm_count() const { return sm_count_; }
+  int sm_count() const { return residency_.sm_count; }
   /// Blocks of \p threads threads that fit on the GPU at once when threads are the only
   /// limit (at most 32 per SM): the grid of the book's grid-stride kernels.
-  int resident_blocks(int threads) const;
+  int resident_blocks(int threads) const { return residency_.blocks(threads); }
 
  private:
   void restart_epochs(cudaStream_t stream);
@@ -142,8 +143,7 @@ class Scratch {
   std::size_t cub_bytes_ = 0;
   std::uint64_t lookback_calls_ = 0;
   std::uint32_t epoch_period_ = (1u << 31) - 2;
-  int sm_count_ = 0;
-  int max_threads_per_sm_ = 0;
+  hb::Residency residency_;
 };
 
 /// Elements of Scratch::levels() a recursive scan of \p n elements with tiles of \p tile

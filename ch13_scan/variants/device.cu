@@ -89,16 +89,12 @@ std::size_t recursion_elements(std::size_t n, std::size_t tile) {
   return total;
 }
 
-Scratch::Scratch(std::size_t max_n) : max_n_(max_n) {
-  int device = 0;
-  HB_CUDA_CHECK(cudaGetDevice(&device));
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device));
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&max_threads_per_sm_,
-                                       cudaDevAttrMaxThreadsPerMultiProcessor, device));
+Scratch::Scratch(std::size_t max_n)
+    : max_n_(max_n), residency_(hb::Residency::of_current_device()) {
   // Recursive variants: the totals of every level, for tiles of at least 32 elements.
   levels_ = hb::ScratchBytes(4 * (recursion_elements(max_n, 32) + 64));
   // Two-level variants: one partial per resident block (at most 32 per SM).
-  max_partials_ = std::size_t(sm_count_) * 32;
+  max_partials_ = std::size_t(sm_count()) * 32;
   partials_ = hb::ScratchBytes(4 * (max_partials_ + 64));
   // Look-back: one status word per tile of the smallest tile (32 threads x 16 elements).
   status_ = hb::DeviceBuffer<unsigned long long>(ceil_div(max_n, 32 * kLookbackItems) + 1);
@@ -143,10 +139,6 @@ void Scratch::set_epoch_period(std::uint32_t calls) {
   epoch_period_ = calls;
 }
 
-int Scratch::resident_blocks(int threads) const {
-  const int per_sm = std::min(32, std::max(1, max_threads_per_sm_ / std::max(1, threads)));
-  return sm_count_ * per_sm;
-}
 
 bool fits_shared_memory(unsigned bytes_per_thread, int threads) {
   if (bytes_per_thread == 0) return true;

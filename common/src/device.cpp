@@ -1,5 +1,7 @@
 #include "hb/device.h"
 
+#include <algorithm>
+
 #include <cuda_runtime_api.h>
 
 #include "hb/error.h"
@@ -50,6 +52,21 @@ void select_device(int index) {
                      std::to_string(count - 1));
   }
   HB_CUDA_CHECK(cudaSetDevice(index));
+}
+
+Residency Residency::of_current_device() {
+  int device = 0;
+  HB_CUDA_CHECK(cudaGetDevice(&device));
+  Residency r;
+  HB_CUDA_CHECK(cudaDeviceGetAttribute(&r.sm_count, cudaDevAttrMultiProcessorCount, device));
+  HB_CUDA_CHECK(cudaDeviceGetAttribute(&r.max_threads_per_sm,
+                                       cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  return r;
+}
+
+int Residency::blocks(int threads) const {
+  const int per_sm = std::min(32, std::max(1, max_threads_per_sm / std::max(1, threads)));
+  return sm_count * per_sm;
 }
 
 DeviceInfo query_device(int index) {

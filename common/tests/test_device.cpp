@@ -58,3 +58,12 @@ TEST_CASE("run_main maps each kind of failure to its exit code", "[device]") {
         }) == 1);
   CHECK(hb::run_main("t", []() -> int { throw std::runtime_error("other"); }) == 1);
 }
+
+TEST_CASE("resident blocks: threads per SM over the block size, between 1 and 32 per SM", "[device]") {
+  const hb::Residency h100{132, 2048};
+  CHECK(h100.blocks(256) == 132 * 8);
+  CHECK(h100.blocks(1024) == 132 * 2);
+  CHECK(h100.blocks(32) == 132 * 32);     // 64 would fit by threads; the SM holds 32 blocks
+  CHECK(h100.blocks(4096) == 132);        // a block too large still counts once per SM
+  CHECK(hb::Residency{}.blocks(256) == 0);  // no device read: nothing resident
+}

@@ -53,4 +53,16 @@ void select_device(int index);
 /// Reads the facts of device \p index (which must exist).
 DeviceInfo query_device(int index);
 
+/// How many blocks the current device holds at once when threads are the only limit: the
+/// grid of the book's grid-stride kernels, which the scratch memory of chapters 12 and 13 is
+/// sized for. Read once, when a chapter's scratch memory is made.
+struct Residency {
+  int sm_count = 0;
+  int max_threads_per_sm = 0;
+  /// The current device's SM count and threads per SM.
+  static Residency of_current_device();
+  /// Blocks of \p threads threads that fit on the GPU at once (at least 1, at most 32 per SM).
+  int blocks(int threads) const;
+};
+
 }  // namespace hb
