@@ -202,6 +202,12 @@ std::vector<std::string> book_spellings(const CLI::App& app, int argc, const cha
       const std::string name = a.substr(1, a.find('=') - 1);
       if (app.get_option_no_throw("--" + name) != nullptr) a = "-" + a;
     }
+    // "--seed=" with nothing after the "=": CLI11 would take the next argument as the value;
+    // an empty value is refused here, as every other empty value is (make_strict).
+    const std::size_t eq = a.find('=');
+    if (a.size() > 2 && a[0] == '-' && eq != std::string::npos && eq + 1 == a.size()) {
+      throw UsageError(quote_arg(a) + ": empty value (give a value, or leave the option out)");
+    }
     args.push_back(a);
   }
   return args;

@@ -183,6 +183,12 @@ TEST_CASE("an option given an empty value is refused, whatever its type", "[cli]
   again.app().add_option("--input", input, "a file");
   REQUIRE(parse(again, {"--input", "x.pgm"}));
   CHECK(input == "x.pgm");
+  // "--seed=" with the value in the next argument (found by fuzz_cli): CLI11 would take "42".
+  hb::Cli inline_empty(spec());
+  CHECK_THROWS_WITH(parse(inline_empty, {"--seed=", "42"}),
+                    Catch::Contains("--seed=") && Catch::Contains("empty"));
+  hb::Cli inline_empty_n(spec());
+  CHECK_THROWS_AS(parse(inline_empty_n, {"--n=", "64K"}), hb::UsageError);
 }
 
 TEST_CASE("strict_number gives the plain decimal text or says what is wrong", "[cli]") {
