@@ -23,8 +23,12 @@ namespace ch15 {
 constexpr int kFusedTileWidth = 128;
 /// Output rows of a block of variants 7 and 8.
 constexpr int kFusedTileHeight = 32;
-/// Threads of a block of variants 7 and 8 (four warps).
-constexpr int kFusedThreads = 128;
+/// Threads of a block of variant 7 (four warps, eight output rows per thread).
+constexpr int kDp4aThreads = 128;
+/// Threads of a block of variant 8 (eight warps, four output rows per warp): at 1024 x 1024
+/// pixels the grid is 256 blocks, and eight warps per block give each scheduler of an H100
+/// about four warps to choose from.
+constexpr int kTensorThreads = 256;
 
 /// The tile of a block of variants 7 and 8 in shared memory: (kFusedTileHeight + hTemplate
 /// - 1) rows of tile_words 4-byte words of image pixels, then the box sums
@@ -57,7 +61,7 @@ inline FusedLayout fused_layout(int template_width, int template_height, int til
 // ---- Variant 7: packed byte dot products -------------------------------------------------
 
 /// Output rows each thread of variant 7 computes (four adjacent columns each).
-constexpr int kDp4aRowsPerThread = kFusedTileHeight / (kFusedThreads / 32);
+constexpr int kDp4aRowsPerThread = kFusedTileHeight / (kDp4aThreads / 32);
 
 /// How variant 7 covers a template row of words: bands of words_per_band words.
 struct Dp4aShape {
@@ -136,7 +140,7 @@ CH15_HOST_DEVICE inline std::uint32_t dp4a_reference(std::uint32_t a, std::uint3
 // ---- Variant 8: tensor cores ---------------------------------------------------------------
 
 /// Output rows of a warp of variant 8 (one m16n8 tile of 128 columns per row).
-constexpr int kTensorRowsPerWarp = 8;
+constexpr int kTensorRowsPerWarp = kFusedTileHeight / (kTensorThreads / 32);
 
 /// 32-byte chunks of K per template row: the Toeplitz matrix of a row has wTemplate + 7
 /// non-trivial rows (8 shifts).

@@ -32,42 +32,63 @@ runs.
 
 namespace ch15 {
 
-// What variants 7 and 8 share: a block of 128 threads owns a tile of 128 x 32 output pixels,
+// What variants 7 and 8 share: a block owns a tile of 128 x 32 output pixels,
 // copies the image pixels the tile needs into shared memory as 4-byte words, and computes the
 // two sums that do not involve the template, SumI and SumISq, as box sums in shared memory
 // (a few additions per output pixel, whatever the template size), so that the inner loop
 // computes SumIT alone.
 
 // [corr-fused-tile]
+/// The tile word of pixels x .. x + 3 of an image row when it crosses an image edge: assembled
+/// byte by byte from the clamped coordinates (what the texture did for the book's kernels).
+__device__ inline unsigned edge_tile_word(const std::uint8_t* __restrict__ row, int w, int x) {
+  unsigned v = 0;
+  for (int e = 0; e < 4; ++e) v |= static_cast<unsigned>(row[min(max(x + e, 0), w - 1)]) << (8 * e);
+  return v;
+}
+
 /// Copies rows rows of words 4-byte words of the image into tile: word q of row r
 /// holds image pixels x0 + 4q ... x0 + 4q + 3 of row y0 + r, each coordinate clamped to the
-/// image (what the texture did for the book's kernels). Inside the image a word is one or
-/// two aligned 4-byte loads and a funnel shift; only words that cross an image edge are
-/// assembled byte by byte.
+/// image. Inside the image a word is one or two aligned 4-byte loads and a funnel shift.
+/// Each thread takes four words at a time and issues all their loads before it uses the
+/// first, so that it waits for memory once per four words.
 __device__ __forceinline__ void load_image_tile(unsigned* tile, int words, int rows,
                                                 const std::uint8_t* __restrict__ image,
                                                 std::size_t pitch, int w, int h, int x0, int y0) {
+  constexpr int kBatch = 4;
   const int tid = threadIdx.x + threadIdx.y * blockDim.x;
   const int threads = blockDim.x * blockDim.y;
-  for (int i = tid; i < words * rows; i += threads) {
-    const int r = i / words;
-    const int q = i - r * words;
-    const int y = min(max(y0 + r, 0), h - 1);
-    const std::uint8_t* row = image + static_cast<std::size_t>(y) * pitch;
-    const int x = x0 + 4 * q;
-    unsigned v;
-    if (x >= 0 && x + 3 < w) {
-      const int s = x & 3;
-      const unsigned* aligned = reinterpret_cast<const unsigned*>(row + (x - s));
-      v = __ldg(aligned);
-      // The second word may reach up to 3 bytes past the row's last pixel: the workspace
-      // pads every row with zero bytes.
-      if (s != 0) v = __funnelshift_r(v, __ldg(aligned + 1), 8 * s);
-    } else {
-      v = 0;
-      for (int e = 0; e < 4; ++e) v |= static_cast<unsigned>(row[min(max(x + e, 0), w - 1)]) << (8 * e);
+  const int count = words * rows;
+  for (int i0 = tid; i0 < count; i0 += kBatch * threads) {
+    unsigned lo[kBatch], hi[kBatch];
+    int shift[kBatch];  // 8 x (x mod 4) for a word inside the image, -1 at an edge
+#pragma unroll
+    for (int u = 0; u < kBatch; ++u) {
+      const int i = i0 + u * threads, r = i / words, x = x0 + 4 * (i - r * words);
+      const std::uint8_t* row = image + static_cast<std::size_t>(min(max(y0 + r, 0), h - 1)) * pitch;
+      lo[u] = hi[u] = 0;
+      shift[u] = -1;
+      if (i < count && x >= 0 && x + 3 < w) {
+        const unsigned* aligned = reinterpret_cast<const unsigned*>(row + (x & ~3));
+        shift[u] = 8 * (x & 3);
+        lo[u] = __ldg(aligned);
+        // The second word may reach up to 3 bytes past the row's last pixel: the workspace
+        // pads every row with zero bytes.
+        if (shift[u] != 0) hi[u] = __ldg(aligned + 1);
+      }
     }
-    tile[i] = v;
+#pragma unroll
+    for (int u = 0; u < kBatch; ++u) {
+      const int i = i0 + u * threads;
+      if (i >= count) break;
+      if (shift[u] >= 0) {
+        tile[i] = __funnelshift_r(lo[u], hi[u], shift[u]);
+      } else {
+        const int r = i / words;
+        const std::uint8_t* row = image + static_cast<std::size_t>(min(max(y0 + r, 0), h - 1)) * pitch;
+        tile[i] = edge_tile_word(row, w, x0 + 4 * (i - r * words));
+      }
+    }
   }
 }
 // [corr-fused-tile]
@@ -78,7 +99,8 @@ __device__ __forceinline__ void load_image_tile(unsigned* tile, int words, int r
 /// First each column of the tile is summed over hTemplate rows, sliding down one row at a
 /// time (one addition and one subtraction per step); then each row of those column sums
 /// is summed over wTemplate columns, sliding right. Unsigned arithmetic wraps, but every
-/// true value is below 2³², so the results are exact.
+/// true value is below 2³², so the results are exact. kThreads: the block's threads.
+template <int kThreads>
 __device__ __forceinline__ void box_sums(const unsigned* tile, int tile_words, int w_t, int h_t,
                                          unsigned* box, int box_pitch) {
   const int tid = threadIdx.x + threadIdx.y * blockDim.x;
@@ -90,7 +112,7 @@ __device__ __forceinline__ void box_sums(const unsigned* tile, int tile_words, i
   // Columns: v(k, u) = sum over j < h_t of tile(k + j, u), for the tile's 32 output rows k
   // and every column u that some window of the block covers.
   const int columns = kFusedTileWidth + w_t - 1;
-  for (int u = tid; u < columns; u += kFusedThreads) {
+  for (int u = tid; u < columns; u += kThreads) {
     unsigned s1 = 0, s2 = 0;
     for (int j = 0; j < h_t; ++j) {
       const unsigned b = bytes[j * stride + u];
@@ -109,11 +131,13 @@ __device__ __forceinline__ void box_sums(const unsigned* tile, int tile_words, i
   }
   __syncthreads();
 
-  // Rows: each warp takes 32 adjacent outputs of every row, one row per lane (the odd pitch
-  // keeps the lanes in different banks), and keeps its 32 results in registers until every
+  // Rows: each warp takes kColumns adjacent outputs of every row, one row per lane (the odd
+  // pitch keeps the lanes in different banks), and keeps its results in registers until every
   // warp has read the column sums it needs.
+  constexpr int kColumns = kFusedTileWidth / (kThreads / 32);
+  static_assert(kFusedTileHeight == 32, "one output row per lane");
   const int row = tid & 31;
-  const int x0 = (tid >> 5) * 32;
+  const int x0 = (tid >> 5) * kColumns;
   const unsigned* c1 = v1 + row * box_pitch + x0;
   const unsigned* c2 = v2 + row * box_pitch + x0;
   unsigned h1 = 0, h2 = 0;
@@ -121,19 +145,19 @@ __device__ __forceinline__ void box_sums(const unsigned* tile, int tile_words, i
     h1 += c1[i];
     h2 += c2[i];
   }
-  unsigned r1[32], r2[32];
+  unsigned r1[kColumns], r2[kColumns];
 #pragma unroll
-  for (int m = 0; m < 32; ++m) {
+  for (int m = 0; m < kColumns; ++m) {
     r1[m] = h1;
     r2[m] = h2;
-    if (m + 1 < 32) {
+    if (m + 1 < kColumns) {
       h1 += c1[m + w_t] - c1[m];
       h2 += c2[m + w_t] - c2[m];
     }
   }
   __syncthreads();
 #pragma unroll
-  for (int m = 0; m < 32; ++m) {
+  for (int m = 0; m < kColumns; ++m) {
     v1[row * box_pitch + x0 + m] = r1[m];
     v2[row * box_pitch + x0 + m] = r2[m];
   }
@@ -144,7 +168,7 @@ __device__ __forceinline__ void box_sums(const unsigned* tile, int tile_words, i
 // [corr7-kernel]
 /// Variant 7: ΣIT with packed byte dot products, the other sums as box sums.
 template <int NQ, bool kSums>
-__global__ void __launch_bounds__(kFusedThreads)
+__global__ void __launch_bounds__(kDp4aThreads)
     corr_dp4a_kernel(Output out, const std::uint8_t* __restrict__ image, std::size_t pitch, int w,
                      int h, int x_off, int y_off, int w_t, int h_t, int bands, FusedLayout layout,
                      const uint4* __restrict__ packed, DeviceTemplate t) {
@@ -153,7 +177,7 @@ __global__ void __launch_bounds__(kFusedThreads)
   const int bx = blockIdx.x * kFusedTileWidth, by = blockIdx.y * kFusedTileHeight;
   load_image_tile(tile, layout.tile_words, layout.tile_rows, image, pitch, w, h, bx + x_off, by + y_off);
   __syncthreads();
-  box_sums(tile, layout.tile_words, w_t, h_t, box, layout.box_pitch);
+  box_sums<kDp4aThreads>(tile, layout.tile_words, w_t, h_t, box, layout.box_pitch);
 
   // Thread (tx, ty) computes outputs 4 tx + s (s = 0..3) of the rows k0 .. k0 + 7.
   const int tx = threadIdx.x;
@@ -232,7 +256,7 @@ void launch_dp4a(Workspace& ws, const Output& out, cudaStream_t stream, const Fu
   const Template& t = ws.tmpl();
   const auto kernel = out.sums != nullptr ? corr_dp4a_kernel<NQ, true> : corr_dp4a_kernel<NQ, false>;
   allow_shared_memory(reinterpret_cast<const void*>(kernel), layout.bytes());
-  const dim3 threads(32, kFusedThreads / 32);
+  const dim3 threads(32, kDp4aThreads / 32);
   const dim3 blocks(ceil_div(ws.width(), kFusedTileWidth), ceil_div(ws.height(), kFusedTileHeight));
   kernel<<<blocks, threads, layout.bytes(), stream>>>(
       out, ws.image_rows(), ws.image_pitch(), ws.width(), ws.height(), window_x_offset(t.width),

@@ -15,9 +15,11 @@ T[j][k - n] (a Toeplitz matrix of the template row, zero outside it). That is on
 `mma.sync.m16n8k32` with unsigned 8-bit operands and 32-bit sums per 32 columns of k: 4096
 multiply-adds in one warp instruction, against 128 per warp instruction for `__dp4a`. Each A
 register is one aligned word of the image tile, read straight from shared memory; the B
-fragments are packed once per template (fragments.h) and read through the L1 cache. A warp
-computes 8 rows of 128 outputs; it walks the image rows once and uses each A fragment for all of
-its rows that the image row contributes to. SumI and SumISq are box sums, as in variant 7.
+fragments are packed once per template (fragments.h) and read through the L1 cache. A block has
+eight warps, each computing 4 rows of 128 outputs; a warp walks the image rows once and uses
+each A fragment for all of its rows that the image row contributes to, and keeps the B fragments
+of the last four template rows in registers, so that it reads each from memory once. SumI and
+SumISq are box sums, as in variant 7.
 [changed] */
 #pragma once
 
@@ -45,9 +47,11 @@ __device__ __forceinline__ void mma_u8_m16n8k32(int (&d)[4], unsigned a0, unsign
 // [corr8-mma]
 
 // [corr8-kernel]
-/// Variant 8: ΣIT on the tensor cores, the other sums as box sums.
-template <bool kSums>
-__global__ void __launch_bounds__(kFusedThreads)
+/// Variant 8: ΣIT on the tensor cores, the other sums as box sums. Each pass over the image
+/// rows covers kChunks chunks of K: all of the template's when it has 1 to 4 (a template up to
+/// 121 pixels wide), else one per pass.
+template <int kChunks, bool kSums>
+__global__ void __launch_bounds__(kTensorThreads)
     corr_tensor_kernel(Output out, const std::uint8_t* __restrict__ image, std::size_t pitch, int w,
                        int h, int x_off, int y_off, int w_t, int h_t, int chunks, FusedLayout layout,
                        const uint2* __restrict__ fragments, DeviceTemplate t) {
@@ -56,7 +60,7 @@ __global__ void __launch_bounds__(kFusedThreads)
   const int bx = blockIdx.x * kFusedTileWidth, by = blockIdx.y * kFusedTileHeight;
   load_image_tile(tile, layout.tile_words, layout.tile_rows, image, pitch, w, h, bx + x_off, by + y_off);
   __syncthreads();
-  box_sums(tile, layout.tile_words, w_t, h_t, box, layout.box_pitch);
+  box_sums<kTensorThreads>(tile, layout.tile_words, w_t, h_t, box, layout.box_pitch);
 
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int k0 = warp * kTensorRowsPerWarp;  // the warp's first output row in the tile
@@ -64,21 +68,39 @@ __global__ void __launch_bounds__(kFusedThreads)
 #pragma unroll
   for (int k = 0; k < kTensorRowsPerWarp; ++k) acc[k][0] = acc[k][1] = acc[k][2] = acc[k][3] = 0;
 
-  // Image row k0 + r of the tile contributes to output row k0 + k with template row
-  // j = r - k, for every k with 0 <= j < h_t.
+  // Image row k0 + r of the tile contributes to output row k0 + k with template row j = r - k.
+  // At image row r, b[k] holds the B fragments of template row r - k (zero outside the
+  // template). Moving down one image row shifts them one place and takes in one new template
+  // row, read a row ahead: each fragment is read from memory once per pass.
+  const int rows = kTensorRowsPerWarp + h_t - 1;
   const unsigned* a_base = tile + k0 * layout.tile_words + tensor_a_word(lane, 0, 0);
-  for (int r = 0; r < kTensorRowsPerWarp + h_t - 1; ++r) {
-    const unsigned* a_row = a_base + r * layout.tile_words;
-    for (int c = 0; c < chunks; ++c) {
-      const unsigned a0 = a_row[8 * c], a1 = a_row[8 * c + 16];
-      const unsigned a2 = a_row[8 * c + 4], a3 = a_row[8 * c + 20];
+  for (int c0 = 0; c0 < chunks; c0 += kChunks) {
+    uint2 b[kTensorRowsPerWarp][kChunks], next[kChunks];
+    const uint2* b_next = fragments + 32 * c0 + lane;  // template row 0
 #pragma unroll
-      for (int k = 0; k < kTensorRowsPerWarp; ++k) {
-        const int j = r - k;
-        if (j >= 0 && j < h_t) {  // the same for every lane: the warp stays converged
-          const uint2 b = __ldg(fragments + (static_cast<std::size_t>(j) * chunks + c) * 32 + lane);
-          mma_u8_m16n8k32(acc[k], a0, a1, a2, a3, b.x, b.y);
-        }
+    for (int c = 0; c < kChunks; ++c) {
+#pragma unroll
+      for (int k = 0; k < kTensorRowsPerWarp; ++k) b[k][c] = make_uint2(0, 0);
+      next[c] = __ldg(b_next + 32 * c);
+    }
+#pragma unroll kTensorRowsPerWarp
+    for (int r = 0; r < rows; ++r) {
+      b_next += 32 * chunks;  // template row r + 1
+#pragma unroll
+      for (int c = 0; c < kChunks; ++c) {
+#pragma unroll
+        for (int k = kTensorRowsPerWarp - 1; k > 0; --k) b[k][c] = b[k - 1][c];
+        b[0][c] = next[c];
+        next[c] = r + 1 < h_t ? __ldg(b_next + 32 * c) : make_uint2(0, 0);
+      }
+      const unsigned* a_row = a_base + r * layout.tile_words + 8 * c0;
+#pragma unroll
+      for (int c = 0; c < kChunks; ++c) {
+        const unsigned a0 = a_row[8 * c], a1 = a_row[8 * c + 16];
+        const unsigned a2 = a_row[8 * c + 4], a3 = a_row[8 * c + 20];
+#pragma unroll
+        for (int k = 0; k < kTensorRowsPerWarp; ++k)
+          mma_u8_m16n8k32(acc[k], a0, a1, a2, a3, b[k][c].x, b[k][c].y);
       }
     }
   }
@@ -120,10 +142,24 @@ std::size_t tensor_shared_bytes(int template_width, int template_height) {
       .bytes();
 }
 
+/// Launches the kernel compiled for kChunks chunks of K per pass.
+template <int kChunks>
+void launch_tensor(Workspace& ws, const Output& out, cudaStream_t stream, const FusedLayout& layout) {
+  const Template& t = ws.tmpl();
+  const auto kernel = out.sums != nullptr ? corr_tensor_kernel<kChunks, true> : corr_tensor_kernel<kChunks, false>;
+  allow_shared_memory(reinterpret_cast<const void*>(kernel), layout.bytes());
+  const dim3 blocks(ceil_div(ws.width(), kFusedTileWidth), ceil_div(ws.height(), kFusedTileHeight));
+  kernel<<<blocks, kTensorThreads, layout.bytes(), stream>>>(
+      out, ws.image_rows(), ws.image_pitch(), ws.width(), ws.height(), window_x_offset(t.width),
+      window_y_offset(t.height), t.width, t.height, ws.tensor.chunks, layout, ws.tensor.fragments.data(),
+      device_template(t.stats));
+  HB_CHECK_LAUNCH();
+}
+
 // [corr8-launch]
 /// Variant 8's launcher: the tensor-core kernel, variant 7 below compute capability 8.0 (the
-/// capability the code was built for: hb::code_capability()), or
-/// variant 5 when the block would need more shared memory than it may have.
+/// capability the code was built for: hb::code_capability()), or variant 5 when the block
+/// would need more shared memory than it may have.
 Path corr8_tensor(Workspace& ws, const Output& out, cudaStream_t stream) {
   check_output(out);
   if (hb::code_capability() < 80) return corr7_dp4a(ws, out, stream);
@@ -132,14 +168,13 @@ Path corr8_tensor(Workspace& ws, const Output& out, cudaStream_t stream) {
   const FusedLayout layout = fused_layout(t.width, t.height, tensor_tile_words(chunks));
   if (layout.bytes() > ws.shared_limit()) return corr5_shared4(ws, out, stream);
   if (ws.tensor.template_id != ws.template_id()) prepare8_tensor(ws, stream);
-  const auto kernel = out.sums != nullptr ? corr_tensor_kernel<true> : corr_tensor_kernel<false>;
-  allow_shared_memory(reinterpret_cast<const void*>(kernel), layout.bytes());
-  const dim3 blocks(ceil_div(ws.width(), kFusedTileWidth), ceil_div(ws.height(), kFusedTileHeight));
-  kernel<<<blocks, kFusedThreads, layout.bytes(), stream>>>(
-      out, ws.image_rows(), ws.image_pitch(), ws.width(), ws.height(), window_x_offset(t.width),
-      window_y_offset(t.height), t.width, t.height, chunks, layout, ws.tensor.fragments.data(),
-      device_template(t.stats));
-  HB_CHECK_LAUNCH();
+  switch (chunks) {
+    case 1: launch_tensor<1>(ws, out, stream, layout); break;
+    case 2: launch_tensor<2>(ws, out, stream, layout); break;
+    case 3: launch_tensor<3>(ws, out, stream, layout); break;
+    case 4: launch_tensor<4>(ws, out, stream, layout); break;
+    default: launch_tensor<1>(ws, out, stream, layout); break;  // one chunk per pass
+  }
   return Path::Tensor;
 }
 // [corr8-launch]

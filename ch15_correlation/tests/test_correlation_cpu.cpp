@@ -450,7 +450,7 @@ TEST_CASE("variant 7's packed words put each template pixel where the shifted ou
     for (int by = 0; by < img.height; by += ch15::kFusedTileHeight) {
       for (int bx = 0; bx < img.width; bx += ch15::kFusedTileWidth) {
         const auto tile = emulate_tile(img, t, bx, by, shape.tile_words, rows);
-        for (int ty = 0; ty < ch15::kFusedThreads / 32; ++ty) {
+        for (int ty = 0; ty < ch15::kDp4aThreads / 32; ++ty) {
           for (int tx = 0; tx < 32; ++tx) {
             const int k0 = ty * ch15::kDp4aRowsPerThread;
             std::uint32_t acc[ch15::kDp4aRowsPerThread][4] = {};
@@ -540,7 +540,7 @@ TEST_CASE("variant 8's fragments multiplied by the PTX layout give the exact sum
     for (int by = 0; by < img.height; by += ch15::kFusedTileHeight) {
       for (int bx = 0; bx < img.width; bx += ch15::kFusedTileWidth) {
         const auto tile = emulate_tile(img, t, bx, by, words, rows);
-        for (int warp = 0; warp < ch15::kFusedThreads / 32; ++warp) {
+        for (int warp = 0; warp < ch15::kTensorThreads / 32; ++warp) {
           const int k0 = warp * ch15::kTensorRowsPerWarp;
           std::vector<std::int64_t> acc(ch15::kTensorRowsPerWarp * 16 * 8, 0);  // [k][m][n]
           for (int r = 0; r < ch15::kTensorRowsPerWarp + h - 1; ++r) {
@@ -630,19 +630,23 @@ TEST_CASE("the box sums of the fused kernels equal the direct sums") {
             }
           }
         }
-        for (int k = 0; k < ch15::kFusedTileHeight; ++k) {
-          for (int x0 = 0; x0 < ch15::kFusedTileWidth; x0 += 32) {
-            std::uint32_t h1 = 0, h2 = 0;
-            for (int i = 0; i < w; ++i) h1 += v1[k * columns + x0 + i], h2 += v2[k * columns + x0 + i];
-            for (int m = 0; m < 32; ++m) {
-              const int x = bx + x0 + m, y = by + k;
-              if (x < img.width && y < img.height) {
-                const auto& want = ref[static_cast<std::size_t>(y) * img.width + x];
-                wrong += h1 != want.sum_i || h2 != want.sum_isq;
-              }
-              if (m + 1 < 32) {
-                h1 += v1[k * columns + x0 + m + w] - v1[k * columns + x0 + m];
-                h2 += v2[k * columns + x0 + m + w] - v2[k * columns + x0 + m];
+        // Each warp of a block of variant 7 or 8 slides along its share of the columns.
+        for (const int threads : {ch15::kDp4aThreads, ch15::kTensorThreads}) {
+          for (int k = 0; k < ch15::kFusedTileHeight; ++k) {
+            const int columns_per_warp = ch15::kFusedTileWidth / (threads / 32);
+            for (int x0 = 0; x0 < ch15::kFusedTileWidth; x0 += columns_per_warp) {
+              std::uint32_t h1 = 0, h2 = 0;
+              for (int i = 0; i < w; ++i) h1 += v1[k * columns + x0 + i], h2 += v2[k * columns + x0 + i];
+              for (int m = 0; m < columns_per_warp; ++m) {
+                const int x = bx + x0 + m, y = by + k;
+                if (x < img.width && y < img.height) {
+                  const auto& want = ref[static_cast<std::size_t>(y) * img.width + x];
+                  wrong += h1 != want.sum_i || h2 != want.sum_isq;
+                }
+                if (m + 1 < columns_per_warp) {
+                  h1 += v1[k * columns + x0 + m + w] - v1[k * columns + x0 + m];
+                  h2 += v2[k * columns + x0 + m + w] - v2[k * columns + x0 + m];
+                }
               }
             }
           }
