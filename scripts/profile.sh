@@ -2,8 +2,9 @@
 # Profiles the fastest kernel of each chapter against its ceiling with Nsight Compute, on the GPU
 # machine, from a finished build (scripts/gpu_run.sh builds one): the speed-of-light,
 # occupancy, scheduler, warp-state and instruction sections of one launch after the warm-up
-# (summed up by scripts/ncu_summary.py), and the opcodes of the N-body kernels' SASS
-# (scripts/sass_counts.py: the instruction count behind the FP32 issue bound).
+# (summed up by scripts/ncu_summary.py), the opcodes of the N-body kernels' SASS
+# (scripts/sass_counts.py: the instruction count behind the FP32 issue bound), and the time of
+# one call of chapter 15's FFT route split among its kernels (scripts/ncu_kernels.py).
 #
 #   bash scripts/profile.sh [BUILD_DIR]       (default build-gpu; results in $OUT/profiles.tar.gz)
 #
@@ -50,6 +51,25 @@ done
 
 python3 scripts/ncu_summary.py "$work"/*.csv >"$work/summary.txt" && cat "$work/summary.txt"
 mv "$work/summary.txt" "$work/summary.csv"
+
+# Chapter 15's FFT route is seven kernels and library calls per call: every launch of a short run
+# (the template's preparation, the untimed and the timed calls), its time split among them.
+fft=ch15_correlation/corr_fft
+if [ -x "$build/$fft" ]; then
+  echo "=== corr_fft_52: $fft --padWidth 1024 --padHeight 1024 --iters 3 (every launch)"
+  # Caches are left as the previous kernel leaves them (--cache-control none): each kernel of
+  # the route reads what its predecessor wrote, often from L2, as it does outside the profiler.
+  if ncu --clock-control none --cache-control none --csv --page details \
+       --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
+       "$build/$fft" --padWidth 1024 --padHeight 1024 --iters 3 \
+       >"$work/fft_launches_52.txt" 2>"$work/fft_launches_52.err" &&
+     python3 scripts/ncu_kernels.py "$work/fft_launches_52.txt" fft_finish_kernel \
+       >"$work/corr_fft_52_kernels.csv"; then
+    cat "$work/corr_fft_52_kernels.csv"
+  else
+    echo "FAILED: ncu on $fft"; tail -5 "$work/fft_launches_52.err"; status=1
+  fi
+fi
 
 if command -v cuobjdump >/dev/null && [ -x "$build/ch14_nbody/nbody" ]; then
   # Every chapter 14 program holds every kernel of the chapter library: one dump serves all.
