@@ -245,24 +245,26 @@ std::size_t dp4a_shared_bytes(int template_width, int template_height) {
   return fused_layout(template_width, template_height, dp4a_shape(template_width).tile_words).bytes();
 }
 
-/// Launches the kernel compiled for NQ words per band.
-/// \tparam NQ words per band
-/// \param ws the workspace
-/// \param out where to write
-/// \param stream the stream
-/// \param layout the shared-memory layout
-template <int NQ>
-void launch_dp4a(Workspace& ws, const Output& out, cudaStream_t stream, const FusedLayout& layout) {
+/// Launches \p kernel, variant 7's or 8's, with blocks of \p threads over the image's tiles;
+/// \p shape and \p packed are the kernel's template shape (bands or chunks) and packed template.
+template <typename Kernel, typename Packed>
+void launch_fused(Kernel kernel, dim3 threads, Workspace& ws, const Output& out, cudaStream_t stream,
+                  const FusedLayout& layout, int shape, const Packed* packed) {
   const Template& t = ws.tmpl();
-  const auto kernel = out.sums != nullptr ? corr_dp4a_kernel<NQ, true> : corr_dp4a_kernel<NQ, false>;
   allow_shared_memory(reinterpret_cast<const void*>(kernel), layout.bytes());
-  const dim3 threads(32, kDp4aThreads / 32);
   const dim3 blocks(ceil_div(ws.width(), kFusedTileWidth), ceil_div(ws.height(), kFusedTileHeight));
   kernel<<<blocks, threads, layout.bytes(), stream>>>(
       out, ws.image_rows(), ws.image_pitch(), ws.width(), ws.height(), window_x_offset(t.width),
-      window_y_offset(t.height), t.width, t.height, ws.packed.bands, layout, ws.packed.words.data(),
-      device_template(t.stats));
+      window_y_offset(t.height), t.width, t.height, shape, layout, packed, device_template(t.stats));
   HB_CHECK_LAUNCH();
+}
+
+/// Launches the kernel compiled for NQ words per band.
+template <int NQ>
+void launch_dp4a(Workspace& ws, const Output& out, cudaStream_t stream, const FusedLayout& layout) {
+  launch_fused(out.sums != nullptr ? corr_dp4a_kernel<NQ, true> : corr_dp4a_kernel<NQ, false>,
+               dim3(32, kDp4aThreads / 32), ws, out, stream, layout, ws.packed.bands,
+               ws.packed.words.data());
 }
 
 // [corr7-dispatch]

@@ -145,15 +145,9 @@ std::size_t tensor_shared_bytes(int template_width, int template_height) {
 /// Launches the kernel compiled for kChunks chunks of K per pass.
 template <int kChunks>
 void launch_tensor(Workspace& ws, const Output& out, cudaStream_t stream, const FusedLayout& layout) {
-  const Template& t = ws.tmpl();
-  const auto kernel = out.sums != nullptr ? corr_tensor_kernel<kChunks, true> : corr_tensor_kernel<kChunks, false>;
-  allow_shared_memory(reinterpret_cast<const void*>(kernel), layout.bytes());
-  const dim3 blocks(ceil_div(ws.width(), kFusedTileWidth), ceil_div(ws.height(), kFusedTileHeight));
-  kernel<<<blocks, kTensorThreads, layout.bytes(), stream>>>(
-      out, ws.image_rows(), ws.image_pitch(), ws.width(), ws.height(), window_x_offset(t.width),
-      window_y_offset(t.height), t.width, t.height, ws.tensor.chunks, layout, ws.tensor.fragments.data(),
-      device_template(t.stats));
-  HB_CHECK_LAUNCH();
+  launch_fused(out.sums != nullptr ? corr_tensor_kernel<kChunks, true> : corr_tensor_kernel<kChunks, false>,
+               dim3(kTensorThreads), ws, out, stream, layout, ws.tensor.chunks,
+               ws.tensor.fragments.data());
 }
 
 // [corr8-launch]
