@@ -49,8 +49,11 @@ inline VectorInput split_input(const std::uint8_t* d_in, std::size_t n) {
 /// tile t is 32 x U vectors, lane l gets vectors 32 k + l of it (k < U, so each of the U loads
 /// of a warp is one coalesced 512-byte access), and the warp takes tiles warp, warp + warps, ...
 /// The next tile's U loads are issued before on_tile counts the current one, so a lane keeps
-/// 2 U vectors in flight while it counts. The loop is warp-uniform.
-template <int U, typename OnTile>
+/// 2 U vectors in flight while it counts. With Prefetch > 0 (variant 17) the warp also asks L2
+/// for the tile Prefetch rounds ahead, one 128-byte line per lane (`prefetch.global.L2`, which
+/// fills no register), so that its loads, issued a round later, find it there. The loop is
+/// warp-uniform.
+template <int U, int Prefetch = 0, typename OnTile>
 __device__ __forceinline__ void sweep_tiles(const VectorInput& in, std::size_t warp,
                                             std::size_t warps, OnTile&& on_tile) {
   const std::size_t tiles = in.count / (32 * U);
@@ -68,6 +71,14 @@ __device__ __forceinline__ void sweep_tiles(const VectorInput& in, std::size_t w
     const bool more = next < tiles;
     uint4 ahead[U];
     if (more) load(next, ahead);
+    if constexpr (Prefetch > 0) {
+      const std::size_t later = t + Prefetch * warps;
+      if (later < tiles) {
+        const char* line = reinterpret_cast<const char*>(in.vectors + later * (32 * U));
+        for (int l = lane; l < 4 * U; l += 32)
+          asm volatile("prefetch.global.L2 [%0];" ::"l"(line + 128 * l));
+      }
+    }
     on_tile(cur);
     if (!more) break;
 #pragma unroll

@@ -22,6 +22,13 @@ status=0
 sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section SchedulerStats
           --section WarpStateStats --section ComputeWorkloadAnalysis --section InstructionStats
           --section MemoryWorkloadAnalysis)
+# What the warps wait for (cycles per issued instruction, by reason) and the shared-memory
+# traffic: the sections above give only their totals.
+stalls=(long_scoreboard short_scoreboard mio_throttle lg_throttle wait barrier math_pipe_throttle
+        not_selected)
+metrics=$(printf 'smsp__average_warps_issue_stalled_%s_per_issue_active.ratio,' "${stalls[@]}")
+metrics+=l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active
+sections+=(--metrics "$metrics")
 
 # name | kernel regex | launches to skip (warm-up and checks) | program and arguments
 profiles=(
@@ -33,6 +40,8 @@ profiles=(
   "compact3|compact3_kernel|3|ch13_scan/compact3_bulk_copy_lookback --n 256M --iters 3"
   "reduce11b|reduction11b_kernel|3|ch12_reduction/reduction11b_vectorized_atomics --n 256M --iters 3"
   "histogram13|histogram_lane_columns_kernel|3|extras_histogram/histogram_lane_columns_atomic --n 256M --iters 3"
+  "histogram16|histogram_permute_kernel|3|extras_histogram/histogram_lane_columns_permute --n 256M --iters 3"
+  "histogram17|histogram_permute_kernel|3|extras_histogram/histogram_l2_prefetch --n 256M --iters 3"
   "corr_tensor_52|corr_tensor_kernel|3|ch15_correlation/corr_tensor --padWidth 1024 --padHeight 1024 --iters 3"
   "corr_dp4a_16|corr_dp4a_kernel|3|ch15_correlation/corr_dp4a --padWidth 1024 --padHeight 1024 --wTemplate 16 --hTemplate 16 --iters 3"
 )

@@ -160,22 +160,23 @@ TEST_CASE("packed 8-bit counters stay exact when a lane counts one bin more than
 TEST_CASE("16-bit lane columns stay exact when a lane counts one bin more than 65535 times",
           "[gpu]") {
   hb::select_device(0);
-  // One block of 4 warps (128 lanes; 2 warps, 64 lanes, on a GPU that grants a block less shared
-  // memory), all-equal bytes: each lane counts one bin n / lanes times, across the merges every
-  // 1023 tiles (65,472 bytes per lane) and past 65,535.
+  // Every variant with 16-bit counters (the counter blocks of its row). One block of 4 warps
+  // (128 lanes; 2 warps, 64 lanes, on a GPU that grants a block less shared memory), all-equal
+  // bytes: each lane counts one bin n / lanes times, across the merges (every 65,472 bytes per
+  // lane in variant 13, every 65,408 in variant 16) and past 65,535.
   const std::size_t lanes = 32 * std::size_t(histo::counter_block_warps(4));
   const std::vector<std::size_t> sizes = {lanes * 65472 - 1, lanes * 65472 + 64 * lanes + 1,
                                           lanes * 65536 * 2 + 19};
   Bench bench(sizes.back());
   bench.ws.max_blocks = 1;
-  for (const std::uint8_t value : {std::uint8_t(3), std::uint8_t(200)}) {  // low and high half
+  for (const std::uint8_t value : {std::uint8_t(3), std::uint8_t(200)}) {  // both halves
     for (const std::size_t n : sizes) {
       std::vector<std::uint8_t> data(n, value);
       bench.load(data);
-      for (const auto launch : {histo::find_variant("13").gpu,
-                                histo::find_variant("14").gpu}) {
-        INFO("value " << int(value) << ", n = " << n);
-        const auto verdict = histo::check_exact(bench.run(launch, n), cpu(data));
+      for (const auto& v : histo::variants()) {
+        if (!v.on_gpu() || v.needs.shared_bytes != histo::kCounterBlockSharedBytes) continue;
+        INFO("variant " << v.id << ", value " << int(value) << ", n = " << n);
+        const auto verdict = histo::check_exact(bench.run(v.gpu, n), cpu(data));
         INFO(verdict.details);
         CHECK(verdict.exact);
       }
