@@ -36,13 +36,13 @@ using Bins = std::array<std::uint32_t, kBins>;
 /// histogram and sort take an `int` count; 2^30 bytes keeps well inside both.
 constexpr std::size_t kMaxBytes = std::size_t(1) << 30;
 
-/// Shared memory per block of variants 8, 13 and 14: 64 KiB of counters (dynamic) and the
-/// block's 256 bins (static). More than the 64 KiB a Turing GPU (7.5) grants a block.
+/// Shared memory per block of variants 8, 13, 14, 16 and 17: 64 KiB of counters (dynamic) and
+/// the block's 256 bins (static). More than the 64 KiB a Turing GPU (7.5) grants a block.
 constexpr std::size_t kCounterBlockSharedBytes = 64 * 1024 + kBins * sizeof(std::uint32_t);
 
-/// Warps per block of variants 8, 13 and 14 on the current GPU: \p full, whose counters fill
-/// kCounterBlockSharedBytes, where the GPU grants a block that much (hb::shared_per_block_limit),
-/// else half as many, with half the counters (Turing).
+/// Warps per block of variants 8, 13, 14, 16 and 17 on the current GPU: \p full, whose counters
+/// fill kCounterBlockSharedBytes, where the GPU grants a block that much
+/// (hb::shared_per_block_limit), else half as many, with half the counters (Turing).
 int counter_block_warps(int full);
 
 using hb::ceil_div;

@@ -16,9 +16,9 @@ namespace histo {
 
 // [histogram-variant-table]
 namespace {
-// Variants 8, 13 and 14 keep 64 KiB of counters and 1 KiB of bins per block: more than a Turing
-// GPU grants a block (64 KiB, static shared memory included). There they run blocks of half the
-// warps, each warp with the same columns.
+// Variants 8, 13, 14, 16 and 17 keep 64 KiB of counters and 1 KiB of bins per block: more than a
+// Turing GPU grants a block (64 KiB, static shared memory included). There they run blocks of
+// half the warps, each warp with the same columns (16 and 17 run variant 13's).
 constexpr hb::Needs kCounterBlocks{
     0, "blocks of half the warps, 32 KiB of counters (a block may have only 64 KiB on 7.5)",
     kCounterBlockSharedBytes};
@@ -59,6 +59,10 @@ const std::vector<Variant>& variants() {
        Role::Variant, nullptr, histogram_lane_columns_pairs, kCounterBlocks},
       {"15", "atomic_ref", "variant 11 with scoped atomics, cuda::atomic_ref",
        Role::Variant, nullptr, histogram_atomic_ref},
+      {"16", "lane_columns_permute", "variant 13 with address and increment made by byte permutes",
+       Role::Variant, nullptr, histogram_lane_columns_permute, kCounterBlocks},
+      {"17", "l2_prefetch", "variant 16 with the tile after next prefetched into L2",
+       Role::Variant, nullptr, histogram_l2_prefetch, kCounterBlocks},
   };
   // clang-format on
   return table;

@@ -29,7 +29,7 @@ constexpr int kColumnRows = kBins / 2;
 constexpr int kColumnTilesPerMerge = 1023;
 static_assert((kColumnTilesPerMerge - 1) * 16 * kTileVectors + 16 * kTileVectors + 1 <= 65535,
               "a 16-bit counter could overflow between two merges");
-/// Dynamic shared memory of a block of \p warps warps of variants 13 and 14.
+/// Dynamic shared memory of a block of \p warps warps of variants 13, 14, 16 and 17.
 constexpr std::size_t column_shared_bytes(int warps) {
   return std::size_t(warps) * kColumnRows * 32 * sizeof(std::uint32_t);
 }
@@ -38,14 +38,16 @@ static_assert(column_shared_bytes(kColumnWarps) + kBins * sizeof(std::uint32_t) 
               "the variant table declares this block's shared memory");
 
 // [histogram-columns-merge]
-/// Adds the warp's 16-bit counters into total and zeroes them. Lane l owns rows l + 32 j
-/// (j < 4): total[j] counts bin l + 32 j, total[4 + j] bin 128 + l + 32 j.
+/// Adds the warp's 16-bit counters (row r at cols + RowWords r) into total and zeroes them.
+/// Lane l owns rows l + 32 j (j < 4): total[j] sums their low halves, total[4 + j] their high
+/// halves (in this variant's layout, bins l + 32 j and 128 + l + 32 j).
+template <int RowWords = 32>
 __device__ __forceinline__ void columns16_merge(std::uint32_t* cols, int lane,
                                                 std::uint32_t (&total)[8]) {
   __syncwarp();
 #pragma unroll
   for (int j = 0; j < 4; ++j) {
-    std::uint32_t* row = cols + (lane + 32 * j) * 32;
+    std::uint32_t* row = cols + (lane + 32 * j) * RowWords;
     std::uint32_t low = 0, high = 0;
 #pragma unroll 8
     for (int s = 0; s < 32; ++s) {
