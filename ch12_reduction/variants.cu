@@ -84,7 +84,6 @@ Scratch::Scratch(std::size_t max_n)
   HB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-
 int grid_stride_blocks(std::size_t n, int threads, const Scratch& scratch) {
   const std::size_t wanted = ceil_div(n, static_cast<std::size_t>(threads));
   const std::size_t resident = static_cast<std::size_t>(scratch.resident_blocks(threads));

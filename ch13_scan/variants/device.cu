@@ -139,7 +139,6 @@ void Scratch::set_epoch_period(std::uint32_t calls) {
   epoch_period_ = calls;
 }
 
-
 bool fits_shared_memory(unsigned bytes_per_thread, int threads) {
   if (bytes_per_thread == 0) return true;
   return std::size_t(bytes_per_thread) * std::size_t(threads) + kStaticSharedAllowance <=
