@@ -12,8 +12,9 @@ counts tile t, each lane of a warp issues `prefetch.global.L2` for one 128-byte 
 two rounds ahead (t + 2 x warps: at 2^28 bytes, 1,584 warps and 4 KiB tiles, 13 MB ahead of
 the grid, well inside the 50 MB L2 of an H100), and when the warp loads that tile a round later
 its lines are in L2 or on their way. The prefetch is a hint: it returns nothing and cannot
-change what the kernel counts. Two rounds is our choice (kPrefetchRounds): a line prefetched
-too far ahead is evicted from L2 before the load that wants it arrives.
+change what the kernel counts. Two rounds is our choice (kPrefetchRounds): it covers the
+wait we saw, and the farther ahead a line is fetched, the longer L2 must keep it before the
+load that wants it arrives.
 [changed] */
 #pragma once
 
