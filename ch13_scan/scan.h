@@ -64,13 +64,18 @@ using Wide = std::conditional_t<std::is_same_v<T, int>, long long, double>;
 /// Elements per thread of the single-pass kernels (variant 6 and compaction 2): four
 /// 16-byte vectors of 4-byte elements. Kept here because the scratch memory is sized by it.
 constexpr int kLookbackItems = 16;
-/// Elements per thread of variant 7 and compaction 3, whose tiles are staged in shared memory
-/// (32 KB for 256 threads of int): eight 16-byte vectors.
+/// Elements per thread of variants 7 and 8 and compactions 3 and 4, whose tiles are staged in
+/// shared memory (32 KB for 256 threads of int): eight 16-byte vectors.
 constexpr int kBulkItems = 32;
 /// Dynamic shared memory per thread of variant 7 and compaction 3 (their staged tile).
 constexpr unsigned kBulkTileBytesPerThread = kBulkItems * 4;
-/// What variant 7 and compaction 3 need from the GPU: the bulk-copy engine of compute
-/// capability 9.0, and below it what runs in its place.
+/// Tiles of 32 elements per thread in the shared-memory ring of each block of variant 8 and
+/// compaction 4: one being scanned, the others on their way.
+constexpr int kRingStages = 3;
+/// Dynamic shared memory per thread of variant 8 and compaction 4 (their ring of tiles).
+constexpr unsigned kRingBytesPerThread = kRingStages * kBulkTileBytesPerThread;
+/// What variants 7 and 8 and compactions 3 and 4 need from the GPU: the bulk-copy engine of
+/// compute capability 9.0, and below it what runs in its place.
 inline constexpr hb::Needs kBulkCopyNeeds = {
     90, "every thread stages 16-byte vectors of the tile (no bulk-copy engine before 9.0)"};
 

@@ -457,6 +457,11 @@ TEST_CASE("the tiled variants accept exactly the block sizes whose tile fits thi
       if (v.tile_bytes_per_thread == 0) return;
       ++tiled;
       INFO(v.label());
+      if (!v.accepts_threads(t)) {  // a block size its rule refuses on every GPU
+        CHECK_FALSE(v.accepts_threads_here(t));
+        CHECK_THROWS_AS(call(), hb::UsageError);
+        return;
+      }
       const bool fits = std::size_t(v.tile_bytes_per_thread) * t + 1024 <= limit;
       CHECK(v.accepts_threads_here(t) == fits);
       if (fits) {

@@ -672,10 +672,10 @@ TEST_CASE("a rejected block size names the variant and its rule") {
 
 TEST_CASE("unknown variant ids are usage errors that list the valid ones") {
   CHECK(std::string(ch13::find_scan_variant("5c").name) == "two_level_shuffle");
-  CHECK_THROWS_AS(ch13::find_scan_variant("8"), hb::UsageError);
+  CHECK_THROWS_AS(ch13::find_scan_variant("9"), hb::UsageError);
   CHECK_THROWS_WITH(ch13::find_scan_variant("5d"), Catch::Contains("0a, 0b, 1"));
   CHECK_THROWS_AS(ch13::find_compact_variant(""), hb::UsageError);
-  CHECK_THROWS_WITH(ch13::find_compact_variant("4"), Catch::Contains("compaction"));
+  CHECK_THROWS_WITH(ch13::find_compact_variant("5"), Catch::Contains("compaction"));
 }
 
 TEST_CASE("program names and labels are built from the table, the id and the name") {
@@ -709,9 +709,13 @@ TEST_CASE("only the bulk-copy variants need more than any GPU has, and they say 
       CHECK(v.needs.cc == 90);
       REQUIRE(v.needs.below != nullptr);
       CHECK(std::string(v.needs.below).find("16-byte") != std::string::npos);
-      CHECK(v.tile_bytes_per_thread == v.items_per_thread * sizeof(int));
+      // One staged tile (variant 7, compaction 3) or a ring of them (variant 8, compaction 4).
+      CHECK(v.tile_bytes_per_thread % (v.items_per_thread * sizeof(int)) == 0);
     }
   });
   CHECK(ch13::find_scan_variant("7").tile_bytes_per_thread == ch13::kBulkTileBytesPerThread);
   CHECK(ch13::find_compact_variant("3").tile_bytes_per_thread == ch13::kBulkTileBytesPerThread);
+  CHECK(ch13::find_scan_variant("8").tile_bytes_per_thread ==
+        ch13::kRingStages * ch13::kBulkTileBytesPerThread);
+  CHECK(ch13::find_compact_variant("4").tile_bytes_per_thread == ch13::kRingBytesPerThread);
 }

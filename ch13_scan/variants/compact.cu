@@ -1,4 +1,4 @@
-// The table of the stream compactions (section 13.6, and two single passes beyond the text).
+// The table of the stream compactions (section 13.6, and three single passes beyond the text).
 // Every file of kernels/compact/ is compiled here, once (CMake lists them in
 // compact_kernels.cuh): adding a variant is one file in kernels/compact/ and one row below.
 #include <algorithm>
@@ -20,6 +20,9 @@ const std::vector<CompactVariant>& compact_variants() {
     {"3", "bulk_copy_lookback", "single pass, one tile per block, staged by bulk copy (beyond the text)",
      compact3_bulk_copy_lookback, BlockRule::PowerOfTwoFrom32, kBulkItems, kBulkCopyNeeds,
      kBulkTileBytesPerThread, true},
+    {"4", "bulk_copy_ring", "single pass, persistent blocks, a ring of tiles by bulk copy (beyond the text)",
+     compact4_bulk_copy_ring, BlockRule::PowerOfTwo32To512, kBulkItems, kBulkCopyNeeds,
+     kRingBytesPerThread, true},
   };
   // clang-format on
   return table;

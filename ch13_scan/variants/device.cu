@@ -1,4 +1,4 @@
-// The table of the device-wide scans (sections 13.1, 13.4, the scan post, and two single
+// The table of the device-wide scans (sections 13.1, 13.4, the scan post, and three single
 // passes beyond the text), and the scratch memory they share. Every file of kernels/device/ is
 // compiled here, once (CMake lists them in scan_kernels.cuh): adding a variant is one file in
 // kernels/device/ and one row below.
@@ -35,6 +35,9 @@ const std::vector<ScanVariant>& scan_variants() {
     {"7", "bulk_copy_lookback", "single pass, one tile per block, staged by bulk copy (beyond the text)",
      {scan7_bulk_copy_lookback<int>, scan7_bulk_copy_lookback<float>}, BlockRule::PowerOfTwoFrom32,
      kBulkItems, kBulkCopyNeeds, kBulkTileBytesPerThread, true},
+    {"8", "bulk_copy_ring", "single pass, persistent blocks, a ring of tiles in and out by bulk copy (beyond the text)",
+     {scan8_bulk_copy_ring<int>, scan8_bulk_copy_ring<float>}, BlockRule::PowerOfTwo32To512,
+     kBulkItems, kBulkCopyNeeds, kRingBytesPerThread, true},
   };
   // clang-format on
   return table;

@@ -16,6 +16,43 @@ threads share an SM. The block size must be a power of two from 32 to 1024.
 
 namespace ch13 {
 
+// [compact3-passes]
+/// How many of a vector's four elements are odd: what a vector adds to a compaction's
+/// staged_tile_totals.
+struct OddCount {
+  __device__ __forceinline__ int operator()(const int4& q) const {
+    return IsOdd{}(q.x) + IsOdd{}(q.y) + IsOdd{}(q.z) + IsOdd{}(q.w);
+  }
+};
+
+/// The second pass of the compaction: compacts the warp's part of the staged tile in place.
+/// The odd elements of rows 0 .. g land below the end of row g, so writing them never touches
+/// a row the warp has yet to read; the lanes read row g completely (__syncwarp) before any of
+/// them writes.
+/// \param part the warp's part of the tile (kBulkItems x 32 elements)
+/// \return how many of the part's elements were odd (they are now its first ones)
+__device__ __forceinline__ int compact_staged_part(int* part) {
+  constexpr int kRows = kBulkItems / 4;
+  const int4* rows = reinterpret_cast<const int4*>(part) + lane_id();
+  int kept = 0;  // odd elements of the rows before this one
+#pragma unroll
+  for (int g = 0; g < kRows; ++g) {
+    const int4 q = rows[32 * g];
+    const int mine = OddCount{}(q);
+    const int lanes = warp_scan_shuffle(mine);  // rows interleave (see scan variant 7)
+    int at = kept + lanes - mine;
+    kept += __shfl_sync(kFullMask, lanes, 31);
+    __syncwarp();
+    if (IsOdd{}(q.x)) part[at++] = q.x;
+    if (IsOdd{}(q.y)) part[at++] = q.y;
+    if (IsOdd{}(q.z)) part[at++] = q.z;
+    if (IsOdd{}(q.w)) part[at++] = q.w;
+  }
+  __syncwarp();
+  return kept;
+}
+// [compact3-passes]
+
 // [compact3-kernel]
 /// Single-pass compaction of the odd elements with one tile per block, staged in shared
 /// memory (the layout of scan variant 7).
@@ -32,12 +69,10 @@ template <int kThreads, bool kVectorized>
 __global__ void __launch_bounds__(kThreads)
     compact3_kernel(const int* in, int* out, std::size_t n, int* count,
                     unsigned long long* status, unsigned long long* counter, unsigned tiles) {
-  constexpr int kRows = kBulkItems / 4;
-  constexpr int kWarps = kThreads / 32;
   constexpr unsigned kTile = unsigned(kThreads) * kBulkItems;
   __shared__ std::uint64_t landed;
   __shared__ unsigned long long ticket;
-  __shared__ int warp_totals[kWarps];
+  __shared__ int warp_totals[kThreads / 32];
   __shared__ int tile_prefix;
   int* staged = dynamic_shared<int>();
   const unsigned lane = lane_id();
@@ -46,49 +81,19 @@ __global__ void __launch_bounds__(kThreads)
   const BulkTile tile = stage_tile<int, kVectorized>(in, n, kTile, tiles, counter, staged,
                                                      &landed, &ticket);  // zeros are even
   int* part = staged + warp * (32 * kBulkItems);  // this warp's part of the tile
-  const int4* rows = reinterpret_cast<const int4*>(part) + lane;
 
-  // First pass: how many odd elements the warp, the tile and the warps before ours hold.
-  int odd = 0;
-#pragma unroll
-  for (int g = 0; g < kRows; ++g) {
-    const int4 q = rows[32 * g];
-    odd += IsOdd{}(q.x) + IsOdd{}(q.y) + IsOdd{}(q.z) + IsOdd{}(q.w);
-  }
-  odd = warp_sum(odd);
-  if (lane == 0) warp_totals[warp] = odd;
-  __syncthreads();
-  int warp_base = 0;
-  int aggregate = 0;
-#pragma unroll
-  for (int w = 0; w < kWarps; ++w) {
-    const int t = warp_totals[w];
-    if (w < static_cast<int>(warp)) warp_base += t;
-    aggregate += t;
-  }
+  // First pass: how many odd elements the tile and the warps before ours hold.
+  int warp_base, aggregate;
+  staged_tile_totals<int, kThreads>(reinterpret_cast<const int4*>(part) + lane, warp_totals,
+                                    OddCount{}, warp_base, aggregate);
   if (warp == 0) {
     const int prefix = lookback_tile_prefix<int, false>(status, tile.index, tile.epoch, aggregate);
     if (lane == 0) tile_prefix = prefix;
   }
 
-  // Second pass: compact the warp's part in place. The odd elements of rows 0 .. g land
-  // below the end of row g, so writing them never touches a row the warp has yet to read;
-  // the lanes read row g completely (__syncwarp) before any of them writes.
-  int kept = 0;  // odd elements of the rows before this one
-#pragma unroll
-  for (int g = 0; g < kRows; ++g) {
-    const int4 q = rows[32 * g];
-    const int mine = IsOdd{}(q.x) + IsOdd{}(q.y) + IsOdd{}(q.z) + IsOdd{}(q.w);
-    const int lanes = warp_scan_shuffle(mine);  // rows interleave (see scan variant 7)
-    int at = kept + lanes - mine;
-    kept += __shfl_sync(kFullMask, lanes, 31);
-    __syncwarp();
-    if (IsOdd{}(q.x)) part[at++] = q.x;
-    if (IsOdd{}(q.y)) part[at++] = q.y;
-    if (IsOdd{}(q.z)) part[at++] = q.z;
-    if (IsOdd{}(q.w)) part[at++] = q.w;
-  }
-  __syncwarp();
+  // Second pass: compact the warp's part in place (warp 0 after its look-back), then copy it
+  // out, after the odd elements of the warps and tiles before it.
+  const int kept = compact_staged_part(part);
   __syncthreads();  // tile_prefix
   int* to = out + tile_prefix + warp_base;
   for (int i = static_cast<int>(lane); i < kept; i += 32) to[i] = part[i];

@@ -163,6 +163,24 @@ using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device
 // [scan6-status]
 
 // [scan6-ticket]
+/// The atomic half of take_ticket(): the next ticket of the counter.
+/// \param counter the look-back counter of the Scratch
+__device__ __forceinline__ unsigned long long draw_ticket(unsigned long long* counter) {
+  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*counter).fetch_add(
+      1, cuda::memory_order_relaxed);
+}
+
+/// The other half: if \p ticket is the last of the launch's \p tickets, sets the counter to
+/// ticket 0 of the next epoch. Variant 8 calls it later than draw_ticket(), so that the
+/// atomic's latency hides behind other work.
+__device__ __forceinline__ void close_epoch_after(unsigned long long* counter,
+                                                  unsigned long long ticket, unsigned tickets) {
+  if (static_cast<unsigned>(ticket) == tickets - 1) {
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*counter).store(
+        ((ticket >> 32) + 1) << 32, cuda::memory_order_relaxed);
+  }
+}
+
 /// Takes a ticket: the low half is a tile (tiles and above: no work left), the high half the
 /// launch's epoch. A launch hands out a known number of tickets, \p tickets: here tiles +
 /// blocks (every block's last one is past the last tile), in variant 7 one per block. The
@@ -172,16 +190,83 @@ using StatusRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device
 /// \param tickets tickets this launch hands out
 __device__ __forceinline__ unsigned long long take_ticket(unsigned long long* counter,
                                                           unsigned tickets) {
-  cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> c(*counter);
-  const unsigned long long ticket = c.fetch_add(1, cuda::memory_order_relaxed);
-  if (static_cast<unsigned>(ticket) == tickets - 1) {
-    c.store(((ticket >> 32) + 1) << 32, cuda::memory_order_relaxed);
-  }
+  const unsigned long long ticket = draw_ticket(counter);
+  close_epoch_after(counter, ticket, tickets);
   return ticket;
 }
 // [scan6-ticket]
 
 // [scan6-lookback]
+/// The first half of lookback_tile_prefix() (below), for one thread: publishes the tile's
+/// aggregate (for tile 0, its inclusive prefix). Variant 8 publishes it a step before it looks
+/// back.
+template <typename T>
+__device__ __forceinline__ void publish_aggregate(unsigned long long* status, unsigned tile,
+                                                  unsigned epoch, T aggregate) {
+  StatusRef(status[tile]).store(make_status(aggregate, epoch, tile == 0),
+                                cuda::memory_order_relaxed);
+}
+
+/// The second half of lookback_tile_prefix(), for the whole warp: waits for the
+/// predecessors, adds them up back to the nearest inclusive prefix, publishes the tile's
+/// inclusive prefix and returns the sum of all elements before the tile.
+template <typename T, bool kBackoff, int kDepth>
+__device__ T look_back(unsigned long long* status, unsigned tile, unsigned epoch, T aggregate) {
+  const unsigned lane = lane_id();
+  if (tile == 0) return T(0);
+  T prefix = T(0);
+  long long window = static_cast<long long>(tile) - 1;
+  unsigned sleep_ns = LookbackPolicy::kFirstSleepNs;
+  while (true) {
+    // Predecessors past tile 0 read as an inclusive identity; they never count (tile 0 is
+    // nearer).
+    unsigned long long word[kDepth];
+    bool ready[kDepth];
+    const auto poll = [&](int r) {
+      const long long predecessor = window - 32 * r - lane;
+      if (predecessor < 0) {
+        word[r] = make_status(T(0), epoch, true);
+        ready[r] = true;
+      } else {
+        word[r] = StatusRef(status[predecessor]).load(cuda::memory_order_relaxed);
+        ready[r] = status_epoch(word[r]) == epoch;
+      }
+    };
+#pragma unroll
+    for (int r = 0; r < kDepth; ++r) poll(r);
+    while (true) {
+      bool all = true;
+#pragma unroll
+      for (int r = 0; r < kDepth; ++r) all = all && ready[r];
+      if (__all_sync(kFullMask, all)) break;
+      if (kBackoff) {
+        __nanosleep(sleep_ns);
+        sleep_ns = sleep_ns < LookbackPolicy::kMaxSleepNs ? 2 * sleep_ns : sleep_ns;
+      }
+#pragma unroll
+      for (int r = 0; r < kDepth; ++r)
+        if (!ready[r]) poll(r);
+    }
+    // The nearest inclusive prefix: the first row that has one, its lowest lane.
+    T sum = T(0);
+    bool found = false;
+#pragma unroll
+    for (int r = 0; r < kDepth; ++r) {
+      if (found) break;  // the same in every lane
+      const unsigned inclusive_lanes = __ballot_sync(kFullMask, status_inclusive(word[r]));
+      const unsigned last = inclusive_lanes != 0 ? __ffs(inclusive_lanes) - 1 : 31;
+      if (lane <= last) sum += status_value<T>(word[r]);
+      found = inclusive_lanes != 0;
+    }
+    prefix += warp_sum(sum);
+    if (found) break;
+    window -= 32 * kDepth;
+  }
+  if (lane == 0) StatusRef(status[tile]).store(make_status(prefix + aggregate, epoch, true),
+                                               cuda::memory_order_relaxed);
+  return prefix;
+}
+
 /// The decoupled look-back, run by one warp per block: publishes the tile's \p aggregate,
 /// adds up the predecessors' published values back to the nearest inclusive prefix, and
 /// publishes the tile's own inclusive prefix.
@@ -191,53 +276,23 @@ __device__ __forceinline__ unsigned long long take_ticket(unsigned long long* co
 /// finds the nearest one with an inclusive prefix (the lowest lane whose flag says so),
 /// sums the values of the lanes up to and including it, and stops there; if none of the 32
 /// had one, it adds all 32 aggregates and moves the window 32 tiles back. Tile 0 publishes
-/// its inclusive prefix at once, so every look-back ends.
+/// its inclusive prefix at once, so every look-back ends. With \p kDepth > 1 (variant 8)
+/// each lane loads kDepth words at once: row r of the window is tiles window - 32 r - l, and
+/// one round trip to L2 covers 32 kDepth predecessors.
 /// \param status the status words of this launch
 /// \param tile this block's tile
 /// \param epoch this launch's epoch
 /// \tparam kBackoff whether the warp sleeps between polls of a silent predecessor (variant 6)
-///         or polls again at once (variant 7)
+///         or polls again at once (variants 7 and 8)
+/// \tparam kDepth status words per lane and poll
 /// \param aggregate the sum of this tile's elements
 /// \return the sum of all elements before the tile (in every lane)
 /// \pre all 32 lanes of one warp call it.
-template <typename T, bool kBackoff = true>
+template <typename T, bool kBackoff = true, int kDepth = 1>
 __device__ T lookback_tile_prefix(unsigned long long* status, unsigned tile, unsigned epoch,
                                   T aggregate) {
-  const unsigned lane = lane_id();
-  if (lane == 0) StatusRef(status[tile]).store(make_status(aggregate, epoch, tile == 0),
-                                               cuda::memory_order_relaxed);
-  if (tile == 0) return T(0);
-  T prefix = T(0);
-  long long window = static_cast<long long>(tile) - 1;
-  unsigned sleep_ns = LookbackPolicy::kFirstSleepNs;
-  while (true) {
-    const long long predecessor = window - lane;
-    // Lanes past tile 0 read as an inclusive identity; they never count (tile 0 is nearer).
-    unsigned long long word = make_status(T(0), epoch, true);
-    bool ready = true;
-    if (predecessor >= 0) {
-      word = StatusRef(status[predecessor]).load(cuda::memory_order_relaxed);
-      ready = status_epoch(word) == epoch;
-    }
-    while (!__all_sync(kFullMask, ready)) {
-      if (kBackoff) {
-        __nanosleep(sleep_ns);
-        sleep_ns = sleep_ns < LookbackPolicy::kMaxSleepNs ? 2 * sleep_ns : sleep_ns;
-      }
-      if (!ready) {
-        word = StatusRef(status[predecessor]).load(cuda::memory_order_relaxed);
-        ready = status_epoch(word) == epoch;
-      }
-    }
-    const unsigned inclusive_lanes = __ballot_sync(kFullMask, status_inclusive(word));
-    const unsigned last = inclusive_lanes != 0 ? __ffs(inclusive_lanes) - 1 : 31;
-    prefix += warp_sum(lane <= last ? status_value<T>(word) : T(0));
-    if (inclusive_lanes != 0) break;
-    window -= 32;
-  }
-  if (lane == 0) StatusRef(status[tile]).store(make_status(prefix + aggregate, epoch, true),
-                                               cuda::memory_order_relaxed);
-  return prefix;
+  if (lane_id() == 0) publish_aggregate(status, tile, epoch, aggregate);
+  return look_back<T, kBackoff, kDepth>(status, tile, epoch, aggregate);
 }
 // [scan6-lookback]
 
@@ -349,11 +404,13 @@ __global__ void __launch_bounds__(kThreads)
 /// \param tiles tiles to scan
 /// \param scratch the caller's scratch (for the number of SMs)
 /// \param per_sm_cache blocks per SM, 0 until the first call asks the occupancy API
+/// \param shared_bytes dynamic shared memory per block (variant 8's tiles)
 template <typename Kernel>
 unsigned resident_grid(Kernel kernel, int threads, std::size_t tiles, const Scratch& scratch,
-                       int& per_sm_cache) {
+                       int& per_sm_cache, std::size_t shared_bytes = 0) {
   if (per_sm_cache <= 0) {
-    HB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_cache, kernel, threads, 0));
+    HB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_cache, kernel, threads,
+                                                                shared_bytes));
     per_sm_cache = std::max(per_sm_cache, 1);
   }
   return static_cast<unsigned>(

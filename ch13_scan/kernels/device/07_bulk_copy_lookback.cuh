@@ -70,14 +70,17 @@ __device__ __forceinline__ void init_tile_barrier(std::uint64_t* landed) {
 #endif
 }
 
-/// Waits until the copy started by start_tile_copy() has landed (the barrier's first phase).
+/// Waits until the copy started by start_tile_copy() has landed: the barrier's first phase
+/// (parity 0), or in variant 8, whose barriers are used again and again, the phase of the
+/// given \p parity.
 /// \param landed the tile's barrier
-__device__ __forceinline__ void wait_tile_landed(std::uint64_t* landed) {
+/// \param parity the phase's parity (0, 1, 0, ... for the first, second, third use)
+__device__ __forceinline__ void wait_tile_landed(std::uint64_t* landed, unsigned parity = 0) {
 #if CH13_BULK_COPY
-  while (!cuda::ptx::mbarrier_try_wait_parity(landed, 0u)) {
+  while (!cuda::ptx::mbarrier_try_wait_parity(landed, parity)) {
   }
 #else
-  (void)landed;
+  (void)landed, (void)parity;
 #endif
 }
 // [scan7-copy]
@@ -90,6 +93,31 @@ struct BulkTile {
 };
 
 // [scan7-stage]
+/// What the block does where no bulk copy brought the tile: every thread copies 16-byte
+/// vectors of a whole tile of aligned data (the portable form, for GPUs before 9.0), or
+/// elements of the last tile or of unaligned data, with zeros past \p n. Ends with
+/// __syncthreads(), so the tile is in shared memory for every thread.
+/// \param in the input
+/// \param n elements in the input
+/// \param first the tile's first element
+/// \param tile_elements elements per tile
+/// \param whole whether the tile lies entirely below n
+/// \param staged the tile in shared memory
+template <typename T, bool kVectorized>
+__device__ void copy_tile_by_threads(const T* in, std::size_t n, std::size_t first,
+                                     unsigned tile_elements, bool whole, T* staged) {
+  if (kVectorized && whole) {
+    const uint4* src = reinterpret_cast<const uint4*>(in + first);
+    uint4* dst = reinterpret_cast<uint4*>(staged);
+    const unsigned vectors = tile_elements * unsigned(sizeof(T)) / 16;
+    for (unsigned i = threadIdx.x; i < vectors; i += blockDim.x) dst[i] = src[i];
+  } else {
+    for (unsigned i = threadIdx.x; i < tile_elements; i += blockDim.x)
+      staged[i] = first + i < n ? in[first + i] : T(0);
+  }
+  __syncthreads();
+}
+
 /// Takes this block's ticket and brings its tile into shared memory: whole tiles of aligned
 /// data by one bulk copy, the last tile (or unaligned data) element by element, with zeros
 /// past \p n. Every thread of the block calls it and gets the same BulkTile.
@@ -117,26 +145,112 @@ __device__ BulkTile stage_tile(const T* in, std::size_t n, unsigned tile_element
   __syncthreads();
   const BulkTile tile{static_cast<unsigned>(*ticket), static_cast<unsigned>(*ticket >> 32),
                       (std::size_t(static_cast<unsigned>(*ticket)) + 1) * tile_elements <= n};
-  if (kVectorized && tile.whole) {
-#if CH13_BULK_COPY
+  if (CH13_BULK_COPY && kVectorized && tile.whole) {
     wait_tile_landed(landed);
-#else
-    // The portable form: every thread copies 16-byte vectors of the tile.
-    const uint4* src = reinterpret_cast<const uint4*>(in + std::size_t(tile.index) * tile_elements);
-    uint4* dst = reinterpret_cast<uint4*>(staged);
-    const unsigned vectors = tile_elements * unsigned(sizeof(T)) / 16;
-    for (unsigned i = threadIdx.x; i < vectors; i += blockDim.x) dst[i] = src[i];
-    __syncthreads();
-#endif
   } else {
-    const std::size_t first = std::size_t(tile.index) * tile_elements;
-    for (unsigned i = threadIdx.x; i < tile_elements; i += blockDim.x)
-      staged[i] = first + i < n ? in[first + i] : T(0);
-    __syncthreads();
+    copy_tile_by_threads<T, kVectorized>(in, n, std::size_t(tile.index) * tile_elements,
+                                         tile_elements, tile.whole, staged);
   }
   return tile;
 }
 // [scan7-stage]
+
+// [scan7-passes]
+/// The first pass over a staged tile: each warp adds up \p part of each of its rows' vectors
+/// (the sum of the four elements for a scan, how many are odd for a compaction), the warps'
+/// totals meet in shared memory, and every thread learns the total of the warps before its own
+/// and the tile's total (the aggregate of the look-back). Ends after a __syncthreads().
+/// \param rows this lane's vector of row 0; row g's is at rows[32 g]
+/// \param warp_totals one slot per warp in shared memory
+/// \param part what one vector adds to the total
+/// \param warp_base the totals of the warps before this thread's
+/// \param aggregate the tile's total
+template <typename T, int kThreads, typename V, typename Part>
+__device__ __forceinline__ void staged_tile_totals(const V* rows, T* warp_totals, Part part,
+                                                   T& warp_base, T& aggregate) {
+  constexpr int kRows = kBulkItems / 4;
+  constexpr int kWarps = kThreads / 32;
+  T sum = T(0);
+#pragma unroll
+  for (int g = 0; g < kRows; ++g) sum += part(rows[32 * g]);
+  sum = warp_sum(sum);
+  if (lane_id() == 0) warp_totals[threadIdx.x / 32] = sum;
+  __syncthreads();
+  warp_base = T(0);
+  aggregate = T(0);
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    const T t = warp_totals[w];
+    if (w < static_cast<int>(threadIdx.x / 32)) warp_base += t;
+    aggregate += t;
+  }
+}
+
+/// The sum of a vector's four elements: what a vector adds to a scan's staged_tile_totals.
+struct VectorSum {
+  template <typename V>
+  __device__ __forceinline__ auto operator()(const V& q) const {
+    return (q.x + q.y) + (q.z + q.w);
+  }
+};
+
+/// The second pass of the scan: row by row, the scan of each lane's 4-element vector, then of
+/// the vectors' totals over the lanes, plus the totals of the rows before it and \p carry
+/// (everything before the warp's first element). Hands row g's four results to
+/// \p emit(g, y), which stores them. Returns \p carry plus the warp's elements (variant 8
+/// scans with carry 0 and takes this as the warp's total).
+/// \param rows this lane's vector of row 0; row g's is at rows[32 g]
+/// \param carry the sum of all elements before the warp's part of the tile
+/// \param kind inclusive or exclusive
+/// \param emit where the results go
+template <typename T, typename V, typename Emit>
+__device__ __forceinline__ T scan_staged_rows(const V* rows, T carry, ScanKind kind,
+                                              Emit&& emit) {
+  constexpr int kRows = kBulkItems / 4;
+  const bool inclusive = kind == ScanKind::Inclusive;
+#pragma unroll
+  for (int g = 0; g < kRows; ++g) {
+    const V q = rows[32 * g];
+    const T x[4] = {q.x, q.y, q.z, q.w};
+    T scan[4];  // inclusive within the vector
+    scan[0] = x[0];
+    scan[1] = scan[0] + x[1];
+    scan[2] = scan[1] + x[2];
+    scan[3] = scan[2] + x[3];
+    // Then the inclusive scan of the vectors' totals over the lanes. We use the intrinsic
+    // form (warp variant 4): the compiler may interleave the shuffles of different rows, which
+    // it must not do with the `asm volatile` of variant 5.
+    const T lanes = warp_scan_shuffle(scan[3]);
+    const T base = carry + warp_exclusive_from_inclusive(lanes);
+    carry += __shfl_sync(kFullMask, lanes, 31);
+    T y[4];
+    y[0] = inclusive ? base + scan[0] : base;
+#pragma unroll
+    for (int j = 1; j < 4; ++j) y[j] = base + (inclusive ? scan[j] : scan[j - 1]);
+    emit(g, y);
+  }
+  return carry;
+}
+
+/// Stores one row's four results of a lane at out[i ... i + 3]: one 16-byte store for a whole
+/// tile of aligned data, else only those below \p n.
+template <typename T, bool kVectorized>
+__device__ __forceinline__ void store_row(T* out, std::size_t i, std::size_t n, bool whole,
+                                          const T (&y)[4]) {
+  if (kVectorized && whole) {
+    typename Vec4<T>::type v;
+    v.x = y[0];
+    v.y = y[1];
+    v.z = y[2];
+    v.w = y[3];
+    *reinterpret_cast<typename Vec4<T>::type*>(out + i) = v;
+  } else {
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (i + j < n) out[i + j] = y[j];
+  }
+}
+// [scan7-passes]
 
 // [scan7-kernel]
 /// The single-pass scan with one tile per block, staged in shared memory. Warp w owns the
@@ -157,12 +271,10 @@ __global__ void __launch_bounds__(kThreads)
     scan7_kernel(const T* in, T* out, std::size_t n, ScanKind kind, unsigned long long* status,
                  unsigned long long* counter, unsigned tiles) {
   using V = typename Vec4<T>::type;
-  constexpr int kRows = kBulkItems / 4;
-  constexpr int kWarps = kThreads / 32;
   constexpr unsigned kTile = unsigned(kThreads) * kBulkItems;
   __shared__ std::uint64_t landed;
   __shared__ unsigned long long ticket;
-  __shared__ T warp_totals[kWarps];
+  __shared__ T warp_totals[kThreads / 32];
   __shared__ T tile_prefix;
   T* staged = dynamic_shared<T>();
   const unsigned lane = lane_id();
@@ -173,68 +285,20 @@ __global__ void __launch_bounds__(kThreads)
   // Row g of this lane: the vector at rows[32 g].
   const V* rows = reinterpret_cast<const V*>(staged) + warp * (8 * kBulkItems) + lane;
 
-  // First pass: the warp's total, then the tile's (the aggregate) and the warps' before ours.
-  T sum = T(0);
-#pragma unroll
-  for (int g = 0; g < kRows; ++g) {
-    const V q = rows[32 * g];
-    sum += (q.x + q.y) + (q.z + q.w);
-  }
-  sum = warp_sum(sum);
-  if (lane == 0) warp_totals[warp] = sum;
-  __syncthreads();
-  T warp_base = T(0);
-  T aggregate = T(0);
-#pragma unroll
-  for (int w = 0; w < kWarps; ++w) {
-    const T t = warp_totals[w];
-    if (w < static_cast<int>(warp)) warp_base += t;
-    aggregate += t;
-  }
+  // First pass: the tile's total (the aggregate) and the warps' before ours.
+  T warp_base, aggregate;
+  staged_tile_totals<T, kThreads>(rows, warp_totals, VectorSum{}, warp_base, aggregate);
   if (warp == 0) {
     const T prefix = lookback_tile_prefix<T, false>(status, tile.index, tile.epoch, aggregate);
     if (lane == 0) tile_prefix = prefix;
   }
   __syncthreads();
 
-  // Second pass: scan each row (its 4-element vectors, then their totals over the lanes),
-  // carrying the total of the rows before it, and store.
-  T carry = tile_prefix + warp_base;
-  const bool inclusive = kind == ScanKind::Inclusive;
+  // Second pass: scan each row, carrying the total of the rows before it, and store.
   const std::size_t first = std::size_t(tile.index) * kTile + warp * (32 * kBulkItems) + lane * 4;
-#pragma unroll
-  for (int g = 0; g < kRows; ++g) {
-    const V q = rows[32 * g];
-    const T x[4] = {q.x, q.y, q.z, q.w};
-    T scan[4];  // inclusive within the vector
-    scan[0] = x[0];
-    scan[1] = scan[0] + x[1];
-    scan[2] = scan[1] + x[2];
-    scan[3] = scan[2] + x[3];
-    // Then the inclusive scan of the vectors' totals over the lanes. We use the intrinsic
-    // form (warp variant 4): the compiler may interleave the shuffles of different rows, which
-    // it must not do with the `asm volatile` of variant 5.
-    const T lanes = warp_scan_shuffle(scan[3]);
-    const T base = carry + warp_exclusive_from_inclusive(lanes);
-    carry += __shfl_sync(kFullMask, lanes, 31);
-    T y[4];
-    y[0] = inclusive ? base + scan[0] : base;
-#pragma unroll
-    for (int j = 1; j < 4; ++j) y[j] = base + (inclusive ? scan[j] : scan[j - 1]);
-    const std::size_t i = first + 128 * g;
-    if (kVectorized && tile.whole) {
-      V v;
-      v.x = y[0];
-      v.y = y[1];
-      v.z = y[2];
-      v.w = y[3];
-      *reinterpret_cast<V*>(out + i) = v;
-    } else {
-#pragma unroll
-      for (int j = 0; j < 4; ++j)
-        if (i + j < n) out[i + j] = y[j];
-    }
-  }
+  scan_staged_rows(rows, tile_prefix + warp_base, kind, [&](int g, const T(&y)[4]) {
+    store_row<T, kVectorized>(out, first + 128 * g, n, tile.whole, y);
+  });
 }
 // [scan7-kernel]
 
