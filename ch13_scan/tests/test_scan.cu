@@ -328,6 +328,10 @@ TEST_CASE("every device scan accepts pointers that are not 16-byte aligned", "[g
   ch13::Scratch scratch(host.size());
   hb::Stream stream;
   hb::DeviceBuffer<int> out(host.size() + 8);
+  // Poisoned once: the comparison below finds any element a scan did not write, and
+  // compute-sanitizer's initcheck does not count what the bulk-copy engine writes (variant
+  // 8's tiles leave shared memory that way) as initialized.
+  hb::poison(out.data(), out.size() * sizeof(int), 0x7f, stream);
   for (std::size_t in_offset = 0; in_offset < 4; ++in_offset) {
     for (std::size_t out_offset : {std::size_t(0), std::size_t(3)}) {
       // Less than one vector, one vector and one more, a few tiles, many tiles.
