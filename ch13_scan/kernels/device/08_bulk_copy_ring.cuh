@@ -4,13 +4,13 @@
 Compared with variant 7: the same passes over a staged tile and the same look-back, but a
 block no longer waits for its own tile to arrive, nor for its results to leave. As in
 variant 6, as many blocks as fit stay on the GPU for the whole launch, and each holds a ring
-of kRingStages tiles in shared memory (three tiles of 32 KB at 256 threads). One thread of the
+of kRingStages tiles in shared memory (three tiles of 64 KB at 512 threads). One thread of the
 block, the producer, keeps the ring full: it takes the tickets of the tiles the block will
-scan next and starts their bulk copies, so that while the block looks back for one tile, the
-next two are on their way. The second pass writes the results over the tile in shared memory,
+scan next and starts their bulk copies, so that loads stay in flight while the block looks
+back. The block sums each tile as soon as it lands and publishes its aggregate; a step later
+warp 0 looks back for it while the other warps scan it in place, a last pass adds its prefix,
 and the producer hands the whole tile to the copy engine (a bulk copy from shared to global
-memory): no thread waits for its stores. The loads in flight no longer depend on how many
-blocks are waiting in their look-backs. The block size must be a power of two from 32 to 512.
+memory): no thread waits for its stores. The block size must be a power of two from 32 to 512.
 [changed] */
 ///
 /// Before compute capability 9.0 the ring holds tickets only: the block copies each tile in
