@@ -90,28 +90,18 @@ void compact4_launch(const int* in, int* out, std::size_t n, int* count, Scratch
     HB_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int), stream));
     return;
   }
-  constexpr int kStages = kRingStages;
   if (n > 0x7fffffff) throw std::logic_error("compact4: more than 2^31 - 1 elements");
   const std::size_t tiles = ceil_div(n, std::size_t(kThreads) * kBulkItems);
   unsigned long long* status = scratch.lookback_status(tiles, stream);
+  unsigned long long* counter = scratch.lookback_counter();
   const unsigned t = static_cast<unsigned>(tiles);
-  const std::size_t bytes = std::size_t(kThreads) * kRingBytesPerThread;
-  const auto launch = [&](auto kernel, int& per_sm) {
-    const unsigned grid = resident_grid(kernel, kThreads, tiles, scratch, per_sm, bytes);
-    kernel<<<grid, kThreads, bytes, stream>>>(in, out, n, count, status, scratch.lookback_counter(), t);
-  };
   if (aligned16(in)) {
-    constexpr auto kernel = compact4_kernel<kThreads, kStages, true>;
-    allow_tile_shared_memory<kernel>(bytes);
-    static int per_sm = 0;
-    launch(kernel, per_sm);
+    launch_ring<compact4_kernel<kThreads, kRingStages, true>, kThreads>(
+        tiles, scratch, stream, in, out, n, count, status, counter, t);
   } else {
-    constexpr auto kernel = compact4_kernel<kThreads, kStages, false>;
-    allow_tile_shared_memory<kernel>(bytes);
-    static int per_sm = 0;
-    launch(kernel, per_sm);
+    launch_ring<compact4_kernel<kThreads, kRingStages, false>, kThreads>(
+        tiles, scratch, stream, in, out, n, count, status, counter, t);
   }
-  HB_CHECK_LAUNCH();
 }
 
 void compact4_bulk_copy_ring(const int* in, int* out, std::size_t n, int* count, int threads,

@@ -284,34 +284,35 @@ __global__ void __launch_bounds__(kThreads)
 // [scan8-kernel]
 
 // [scan8-launch]
-/// One launch: as many blocks as fit (at most one per tile), each with the ring's shared
-/// memory; the bulk-copy kernel when both pointers are 16-byte aligned.
+/// Launches \p kKernel, a kernel with a ring, with as many blocks of \p kThreads threads as
+/// fit on the GPU at once (no more than \p tiles), each with the ring's shared memory. The
+/// grant of shared memory and the occupancy are asked once per kernel.
+template <auto kKernel, int kThreads, typename... Args>
+void launch_ring(std::size_t tiles, const Scratch& scratch, cudaStream_t stream, Args... args) {
+  const std::size_t bytes = std::size_t(kThreads) * kRingBytesPerThread;
+  allow_tile_shared_memory<kKernel>(bytes);
+  static int per_sm = 0;  // one per kernel: the template's instances differ by kernel
+  const unsigned grid = resident_grid(kKernel, kThreads, tiles, scratch, per_sm, bytes);
+  kKernel<<<grid, kThreads, bytes, stream>>>(args...);
+  HB_CHECK_LAUNCH();
+}
+
+/// One launch: the bulk-copy kernel when both pointers are 16-byte aligned.
 template <typename T, int kThreads>
 void scan8_launch(const T* in, T* out, std::size_t n, ScanKind kind, Scratch& scratch,
                   cudaStream_t stream) {
-  constexpr int kStages = kRingStages;
   const std::size_t tiles = ceil_div(n, std::size_t(kThreads) * kBulkItems);
   if (tiles > 0x7fffffffu) throw std::logic_error("scan8: too many tiles");
   unsigned long long* status = scratch.lookback_status(tiles, stream);
   unsigned long long* counter = scratch.lookback_counter();
   const unsigned t = static_cast<unsigned>(tiles);
-  const std::size_t bytes = std::size_t(kThreads) * kRingBytesPerThread;
-  const auto launch = [&](auto kernel, int& per_sm) {
-    const unsigned grid = resident_grid(kernel, kThreads, tiles, scratch, per_sm, bytes);
-    kernel<<<grid, kThreads, bytes, stream>>>(in, out, n, kind, status, counter, t);
-  };
   if (aligned16(in) && aligned16(out)) {
-    constexpr auto kernel = scan8_kernel<T, kThreads, kStages, true>;
-    allow_tile_shared_memory<kernel>(bytes);
-    static int per_sm = 0;
-    launch(kernel, per_sm);
+    launch_ring<scan8_kernel<T, kThreads, kRingStages, true>, kThreads>(
+        tiles, scratch, stream, in, out, n, kind, status, counter, t);
   } else {
-    constexpr auto kernel = scan8_kernel<T, kThreads, kStages, false>;
-    allow_tile_shared_memory<kernel>(bytes);
-    static int per_sm = 0;
-    launch(kernel, per_sm);
+    launch_ring<scan8_kernel<T, kThreads, kRingStages, false>, kThreads>(
+        tiles, scratch, stream, in, out, n, kind, status, counter, t);
   }
-  HB_CHECK_LAUNCH();
 }
 // [scan8-launch]
 
