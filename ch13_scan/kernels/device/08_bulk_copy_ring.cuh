@@ -10,7 +10,9 @@ scan next and starts their bulk copies, so that loads stay in flight while the b
 back. The block sums each tile as soon as it lands and publishes its aggregate; a step later
 warp 0 looks back for it while the other warps scan it in place, a last pass adds its prefix,
 and the producer hands the whole tile to the copy engine (a bulk copy from shared to global
-memory): no thread waits for its stores. The block size must be a power of two from 32 to 512.
+memory): no thread waits for its stores. The last, partly full tile moves by bulk copy too, up
+to its last whole 16-byte vector; only the one to three elements after that pass through the
+threads. The block size must be a power of two from 32 to 512.
 [changed] */
 ///
 /// Before compute capability 9.0 the ring holds tickets only: the block copies each tile in
@@ -28,11 +30,23 @@ namespace ch13 {
 /// threads), which one poll of eight rows of 32 covers.
 constexpr int kLookbackDepth = 8;
 
+/// Elements at the start of tile \p index that a bulk copy moves (in, and out again): the
+/// whole tile where it lies below \p n, else the 16-byte vectors below \p n of the last tile;
+/// none for unaligned data, a ticket past the last tile, or code for GPUs before 9.0.
+template <typename T, bool kVectorized>
+__device__ __forceinline__ unsigned bulk_elements(std::size_t n, unsigned tile_elements,
+                                                  unsigned tiles, unsigned index) {
+  if (!CH13_BULK_COPY || !kVectorized || index >= tiles) return 0;
+  const std::size_t first = std::size_t(index) * tile_elements;
+  if (first + tile_elements <= n) return tile_elements;
+  constexpr unsigned kPerVector = 16 / sizeof(T);
+  return static_cast<unsigned>(n - first) / kPerVector * kPerVector;
+}
+
 /// The producer's half of the ring: records \p ticket as the ticket of one slot, and starts
-/// the bulk copy of a whole tile of aligned data into the slot's tile, which completes on the
-/// slot's barrier. Anything else (the last tile, unaligned data, a ticket past the last tile)
-/// only arrives on the barrier: the block stages that tile itself. Before 9.0 it records the
-/// ticket only.
+/// the bulk copy of the tile's bulk_elements() into the slot's tile, which completes on the
+/// slot's barrier. Where there are none (unaligned data, a ticket past the last tile, a last
+/// tile of fewer than one vector, GPUs before 9.0) it only arrives on the barrier.
 /// \param in the input
 /// \param n elements in the input
 /// \param tile_elements elements per tile
@@ -48,9 +62,10 @@ __device__ __forceinline__ void fill_slot(const T* in, std::size_t n, unsigned t
   *slot_ticket = ticket;
 #if CH13_BULK_COPY
   const unsigned tile = static_cast<unsigned>(ticket);
-  const std::size_t first = std::size_t(tile) * tile_elements;
-  if (kVectorized && tile < tiles && first + tile_elements <= n) {
-    start_tile_copy(landed, staged, in + first, tile_elements * unsigned(sizeof(T)));
+  const unsigned bulk = bulk_elements<T, kVectorized>(n, tile_elements, tiles, tile);
+  if (bulk > 0) {
+    start_tile_copy(landed, staged, in + std::size_t(tile) * tile_elements,
+                    bulk * unsigned(sizeof(T)));
   } else {
     (void)cuda::ptx::mbarrier_arrive(landed);  // release: the ticket is visible with the phase
   }
@@ -80,17 +95,13 @@ __device__ __forceinline__ void fence_tile_for_copy_engine() {
 #endif
 }
 
-/// Waits until every tile store this thread started has read its tile (\p kPending = 0), or
-/// all but the newest \p kPending; with \p kWritten, until the stores are complete in memory.
-template <int kPending, bool kWritten = false>
+/// Waits until every tile store this thread started has read its tile from shared memory
+/// (\p kPending = 0), or all but the newest \p kPending. Their writes to global memory may
+/// still be under way; the end of the launch completes them.
+template <int kPending>
 __device__ __forceinline__ void wait_tile_stores() {
 #if CH13_BULK_COPY
-  namespace ptx = cuda::ptx;
-  if constexpr (kWritten) {
-    ptx::cp_async_bulk_wait_group(ptx::n32_t<kPending>{});
-  } else {
-    ptx::cp_async_bulk_wait_group_read(ptx::n32_t<kPending>{});
-  }
+  cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<kPending>{});
 #endif
 }
 
@@ -148,31 +159,34 @@ struct TileRing {
 // [scan8-ring]
 
 // [scan8-kernel]
-/// Where one tile of a block's ring is: its ticket, and whether it is a tile of this launch
-/// and came by bulk copy (whole, aligned, compute capability 9.0).
+/// Where one tile of a block's ring is: its ticket, whether it is a tile of this launch, and
+/// how many of its first elements came (and leave) by bulk copy.
 struct RingTile {
   unsigned index;  ///< the tile (tiles and above: past the last one)
   unsigned epoch;  ///< the launch's epoch
   bool valid;      ///< index < tiles
   bool whole;      ///< the tile lies entirely below n
-  bool bulk;       ///< it came, and its results leave, by bulk copy
+  unsigned bulk;   ///< its first elements that came, and leave, by bulk copy (bulk_elements())
 };
 
 /// Every thread of the block: waits for local tile \p j of the ring and returns where it is;
-/// stages it by threads where no bulk copy brought it (ends with __syncthreads() then).
+/// stages by threads what no bulk copy brought, with zeros past \p n (and ends with
+/// __syncthreads() then).
 template <typename T, int kStages, bool kVectorized>
 __device__ RingTile stage_ring_tile(TileRing<T, kStages, kVectorized>& ring, unsigned j,
                                     const T* in, std::size_t n) {
   const unsigned long long ticket = ring.wait(j);
   RingTile t{static_cast<unsigned>(ticket), static_cast<unsigned>(ticket >> 32), false, false,
-             false};
+             0};
   t.valid = t.index < ring.tiles_in_launch;
   if (!t.valid) return t;  // the same for the whole block
   const std::size_t first = std::size_t(t.index) * ring.tile_elements;
   t.whole = first + ring.tile_elements <= n;
-  t.bulk = CH13_BULK_COPY && kVectorized && t.whole;
-  if (!t.bulk) copy_tile_by_threads<T, kVectorized>(in, n, first, ring.tile_elements, t.whole,
-                                                    ring.tile(j));
+  t.bulk = bulk_elements<T, kVectorized>(n, ring.tile_elements, ring.tiles_in_launch, t.index);
+  if (t.bulk < ring.tile_elements) {
+    copy_tile_by_threads<T, kVectorized>(in, n, first + t.bulk, ring.tile_elements - t.bulk,
+                                         t.whole, ring.tile(j) + t.bulk);
+  }
   return t;
 }
 
@@ -252,10 +266,12 @@ __global__ void __launch_bounds__(kThreads)
     scan_in_place();
     __syncthreads();
 
-    // The last pass: add the tile's prefix; then the whole tile leaves.
+    // The last pass: add the tile's prefix; then the tile leaves. What came by bulk copy
+    // leaves by bulk copy, the rest (the last vectors of the last tile, every vector before
+    // 9.0 or of unaligned data) by the threads' stores.
     const T prefix = tile_prefix;
     const std::size_t first = std::size_t(current.index) * kTile;
-    const std::size_t mine = first + warp * (32 * kBulkItems) + lane * 4;
+    const unsigned mine = warp * (32 * kBulkItems) + lane * 4;  // in the tile
 #pragma unroll
     for (int g = 0; g < kBulkItems / 4; ++g) {
       V q = rows[32 * g];
@@ -263,23 +279,27 @@ __global__ void __launch_bounds__(kThreads)
       q.y += prefix;
       q.z += prefix;
       q.w += prefix;
-      if (current.bulk) {
+      if (current.bulk == kTile || mine + 128 * g < current.bulk) {
         rows[32 * g] = q;
       } else {
-        store_row<T, kVectorized>(out, mine + 128 * g, n, current.whole, {q.x, q.y, q.z, q.w});
+        store_row<T, kVectorized>(out, first + mine + 128 * g, n, current.whole,
+                                  {q.x, q.y, q.z, q.w});
       }
     }
-    if (current.bulk) fence_tile_for_copy_engine();
+    if (current.bulk > 0) fence_tile_for_copy_engine();
     __syncthreads();  // tile j is complete; tile_prefix and the totals are free again
     if (producer) {
-      if (current.bulk) start_tile_store(out + first, ring.tile(j), kTile * unsigned(sizeof(T)));
+      if (current.bulk > 0)
+        start_tile_store(out + first, ring.tile(j), current.bulk * unsigned(sizeof(T)));
       ring.draw_ahead(counter);
     }
     current = ahead;
     base = ahead_base;
     aggregate = ahead_aggregate;
   }
-  if (producer) wait_tile_stores<0, true>();
+  // The stores must have read the ring before the block leaves and its shared memory goes to
+  // the next block; their writes complete with the launch.
+  if (producer) wait_tile_stores<0>();
 }
 // [scan8-kernel]
 
