@@ -279,7 +279,7 @@ __global__ void __launch_bounds__(kThreads)
       q.y += prefix;
       q.z += prefix;
       q.w += prefix;
-      if (current.bulk == kTile || mine + 128 * g < current.bulk) {
+      if (mine + 128 * g < current.bulk) {
         rows[32 * g] = q;
       } else {
         store_row<T, kVectorized>(out, first + mine + 128 * g, n, current.whole,
