@@ -416,7 +416,8 @@ int device_sweeps(Bench& bench, const typename Level::Row* selected, const hb::C
                     [&v, &bench](int t, std::size_t n) {
                       const Measurement m = bench.measure(v, t, n);
                       return hb::Sample{m.median_ms, Level::rates(m), m.ok, m.checked, m.failure};
-                    }});
+                    },
+                    v.picks_own()});
   }
   const hb::SweepUnits units = Level::units(bench);
   hb::BlockSweep threads = hb::block_size_sweep(rows, opt.n, units, failures);

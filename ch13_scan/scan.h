@@ -224,7 +224,9 @@ struct Variant {
   const char* name;   ///< "scan_then_fan": as in `kernels/device/03_scan_then_fan.cuh`
   const char* title;  ///< one line for tables and --help
   Launch launch;      ///< empty for the CPU reference
-  BlockRule threads;  ///< the block sizes it takes (Cpu: the CPU reference; Library: CUB's own)
+  /// The block sizes it takes (Cpu: the CPU reference; Library: CUB's own; Own: the variant's
+  /// choice from n)
+  BlockRule threads;
   /// Elements of a block's tile per thread (1, 2 for Blelloch, kLookbackItems, kBulkItems):
   /// the tests cover the edges of the tiles.
   int items_per_thread = 1;
@@ -244,6 +246,8 @@ struct Variant {
   bool is_cpu() const { return threads == BlockRule::Cpu; }
   /// Whether a library picks the block size (CUB's DeviceScan and DeviceSelect).
   bool is_library() const { return threads == BlockRule::Library; }
+  /// Whether the variant picks its block size itself, from the input.
+  bool picks_own() const { return threads == BlockRule::Own; }
   /// Whether it accepts blocks of \p n threads.
   bool accepts_threads(int n) const { return hb::accepts(threads, n); }
   /// Whether it accepts blocks of \p n threads on the current GPU: the rule, and the tile of
@@ -252,7 +256,9 @@ struct Variant {
     return accepts_threads(n) && fits_shared_memory(tile_bytes_per_thread, n);
   }
   /// The block size of its program (0 where it takes none).
-  int default_threads() const { return is_cpu() || is_library() ? 0 : kDefaultThreads; }
+  int default_threads() const {
+    return is_cpu() || is_library() || picks_own() ? 0 : kDefaultThreads;
+  }
   /// Elements one scan covers with blocks of \p block_threads threads: a warp's 32 at the warp
   /// level, else a block's tile.
   std::size_t segment(int block_threads) const {

@@ -27,6 +27,7 @@
 #include "hb/random.h"
 #include "hb/testing.h"
 #include "kernels/device/05a_two_level.cuh"
+#include "kernels/device/09_tile_from_n.cuh"
 #include "reference.h"
 #include "scan.h"
 
@@ -484,6 +485,44 @@ TEST_CASE("the tiled variants accept exactly the block sizes whose tile fits thi
   }
   CHECK(tiled > 0);
   HB_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+TEST_CASE("variant 9 takes the largest block whose tiles give every SM one, and 64 threads below") {
+  const auto tiles = [](std::size_t n, int threads) {
+    return hb::ceil_div(n, std::size_t(threads) * ch13::kBulkItems);
+  };
+  for (int sms : {1, 28, 132}) {          // a GPU of one SM, a small and a large one
+    for (int largest : {64, 128, 512}) {  // Turing's 64 KiB grants 128 threads of ring
+      for (std::size_t n = 1; n <= (std::size_t(1) << 30); n = n * 3 + 1) {
+        INFO(sms << " SMs, blocks of up to " << largest << " threads, n = " << n);
+        const int t = ch13::scan9_threads(n, sms, largest);
+        CHECK((t >= 64 && t <= largest && (t & (t - 1)) == 0));
+        if (t > 64) CHECK(tiles(n, t) >= std::size_t(sms));       // every SM has a tile
+        if (t < largest) CHECK(tiles(n, 2 * t) < std::size_t(sms));  // a larger one leaves SMs idle
+      }
+    }
+  }
+  CHECK(ch13::scan9_threads(std::size_t(1) << 28, 132, 512) == 512);
+  CHECK(ch13::scan9_threads(1024, 132, 512) == 64);
+}
+
+TEST_CASE("variant 9 matches the CPU on both sides of every size where its block size changes", "[gpu]") {
+  hb::select_device(0);
+  const ch13::ScanVariant& v = ch13::find_scan_variant("9");
+  const int sms = hb::Residency::of_current_device().sm_count;
+  // The first size at which each block size t above 64 is chosen, the first whose tiles of t
+  // threads reach every SM ((sms - 1) whole tiles and one element), and one below and above.
+  std::set<std::size_t> sizes;
+  for (int t = 128; t <= 512; t *= 2) {
+    const std::size_t first = std::size_t(sms - 1) * t * ch13::kBulkItems + 1;
+    if (hb::under_sanitizer() && first > kMiB) continue;
+    sizes.insert({first - 1, first, first + 1});
+  }
+  REQUIRE_FALSE(sizes.empty());
+  const std::uint64_t seed = hb::test_seed();
+  INFO("seed " << seed);
+  const Expected<int> expected(ch13::make_ints(*sizes.rbegin(), seed));
+  check_scan(v, expected, sizes, true);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// The table of the device-wide scans (sections 13.1, 13.4, the scan post, and three single
+// The table of the device-wide scans (sections 13.1, 13.4, the scan post, and four single
 // passes beyond the text), and the scratch memory they share. Every file of kernels/device/ is
 // compiled here, once (CMake lists them in scan_kernels.cuh): adding a variant is one file in
 // kernels/device/ and one row below.
@@ -38,6 +38,9 @@ const std::vector<ScanVariant>& scan_variants() {
     {"8", "bulk_copy_ring", "single pass, persistent blocks, a ring of tiles in and out by bulk copy (beyond the text)",
      {scan8_bulk_copy_ring<int>, scan8_bulk_copy_ring<float>}, BlockRule::PowerOfTwo32To512,
      kBulkItems, kBulkCopyNeeds, kRingBytesPerThread, true},
+    {"9", "tile_from_n", "single pass, variant 8 with its tile chosen from n (beyond the text)",
+     {scan9_tile_from_n<int>, scan9_tile_from_n<float>}, BlockRule::Own, kBulkItems,
+     kBulkCopyNeeds, 0, true},
   };
   // clang-format on
   return table;

@@ -68,8 +68,9 @@ BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
       checked = s.checked;
       return s.rates;
     };
+    const bool once = row.reference || row.picks_own;  // at its own block size
     for (int t : kSweepBlockSizes) {
-      if (row.reference || !row.accepts(t)) {
+      if (once || !row.accepts(t)) {
         cells.push_back("-");
         continue;
       }
@@ -80,9 +81,9 @@ BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
         best_threads = t;
       }
     }
-    if (row.reference) {
+    if (once) {
       best = measure(row.default_threads, "");
-      reference = best.at(0);
+      if (row.reference) reference = best.at(0);
     }
     sweep.best_threads.push_back(best_threads > 0 ? best_threads : row.default_threads);
     cells.push_back(fixed(best.at(0), 1));
@@ -118,7 +119,9 @@ Report size_sweep(const std::vector<SweepRow>& rows, const std::vector<int>& thr
       const double us = s.median_ms * 1e3;
       if (row.reference) reference_us = us;
       std::vector<std::string> cells = {std::to_string(n), std::to_string(k), row.id, row.title,
-                                        row.reference ? "-" : std::to_string(threads.at(i)),
+                                        row.reference || row.picks_own
+                                            ? "-"
+                                            : std::to_string(threads.at(i)),
                                         fixed(us, 2)};
       for (double rate : s.rates) cells.push_back(fixed(rate, 1));
       cells.push_back(reference_us > 0 && us > 0 ? fixed(reference_us / us, 2) : "-");

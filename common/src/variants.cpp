@@ -7,6 +7,7 @@ bool accepts(BlockRule rule, int threads) {
   const bool power_of_two = in_range && (threads & (threads - 1)) == 0;
   switch (rule) {
     case BlockRule::Library:
+    case BlockRule::Own:
     case BlockRule::Cpu: return true;
     case BlockRule::PowerOfTwo: return power_of_two;
     case BlockRule::PowerOfTwoFrom32: return power_of_two && threads >= 32;
@@ -20,6 +21,7 @@ bool accepts(BlockRule rule, int threads) {
 std::string describe(BlockRule rule) {
   switch (rule) {
     case BlockRule::Library: return "chosen by the library";
+    case BlockRule::Own: return "chosen by the variant from the input";
     case BlockRule::Cpu: return "none (the CPU)";
     case BlockRule::PowerOfTwo: return "a power of two from 1 to 1024";
     case BlockRule::PowerOfTwoFrom32: return "a power of two from 32 to 1024";

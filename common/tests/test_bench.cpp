@@ -91,6 +91,34 @@ TEST_CASE("the block-size sweep measures each accepted block size and finds the 
   CHECK_THROWS_WITH(failures.throw_if_any(), "1 configuration(s) differ from the CPU: variant 2, 64 threads: wrong");
 }
 
+TEST_CASE("a variant that picks its own block size is measured once, and is not the reference") {
+  hb::Failures failures;
+  std::vector<hb::SweepRow> rows = {made_up("0", true, false), made_up("1", false, false)};
+  rows[1].picks_own = true;
+  rows[1].default_threads = 0;
+  std::vector<int> measured;  // the block sizes row 1 was asked for
+  const auto rate = rows[1].measure;
+  rows[1].measure = [&measured, rate](int t, std::size_t n) {
+    measured.push_back(t);
+    hb::Sample s = rate(t, n);
+    s.rates = {2.0, 2.0};
+    return s;
+  };
+  // The reference's rate is 0 / 32 + 4 = 4, so row 1's 2.0 is 50% of it.
+  const hb::BlockSweep s = hb::block_size_sweep(rows, 4, {{"GB/s", "G/s"}, "", 0, {}}, failures);
+  CHECK(measured == std::vector<int>{0});
+  CHECK(s.report.rows()[1][2] == "-");
+  CHECK(s.report.rows()[1][8] == "2.0");
+  CHECK(s.report.rows()[1][9] == "-");
+  CHECK(s.report.rows()[1][10] == "50.0");
+  CHECK(s.best_threads == std::vector<int>{0, 0});
+  const hb::Report r = hb::size_sweep(rows, s.best_threads, 10, 10, {{"GB/s", "G/s"}, "", 0, {}},
+                                      failures);
+  CHECK(r.rows()[1][4] == "-");
+  CHECK(measured == std::vector<int>{0, 0});
+  CHECK(failures.empty());
+}
+
 TEST_CASE("the ceiling is compared with the rate the units name, of the best block size") {
   hb::Failures failures;
   const std::vector<hb::SweepRow> rows = {made_up("0", true, false), made_up("1", false, false)};

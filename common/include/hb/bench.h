@@ -84,6 +84,9 @@ struct SweepRow {
   int default_threads = 0;  ///< the block size of the size sweep when no block size was measured
   std::function<bool(int threads)> accepts;  ///< the block sizes it takes on this GPU
   std::function<Sample(int threads, std::size_t n)> measure;
+  /// A variant that picks its own block size from the input (not the reference): like the
+  /// reference it is measured once per size, with default_threads, and shows no block size.
+  bool picks_own = false;
 };
 
 /// What a sweep's rates are called and the ceiling they are compared with.

@@ -56,6 +56,7 @@ const Row& program_row(const std::vector<Row>& rows, std::string_view id, const 
 /// Which block sizes a variant accepts.
 enum class BlockRule {
   Library,            ///< the library picks its own (CUB); --threads is not offered
+  Own,                ///< the variant picks its own from the input; --threads is not offered
   Cpu,                ///< no blocks at all (a CPU reference); --threads is not offered
   PowerOfTwo,         ///< 1, 2, 4, ..., 1024
   PowerOfTwoFrom32,   ///< 32, 64, ..., 1024
