@@ -11,8 +11,8 @@ set key top left noenhanced
 file = results.'/ch13_size_sweep.csv'
 rows(id) = sprintf("< awk -F, '$3==\"%s\" {print $2, $(NF-5)}' %s", id, file)
 # CUB is black and dashed, so that it stays apart from variant 7 where the two lines meet.
-ids = "0b 1 3 5c 6 7"
-colors = "#000000 #1b9e77 #d95f02 #7570b3 #e7298a #1f78b4"
+ids = "0b 1 3 5c 6 7 8 9"
+colors = "#000000 #1b9e77 #d95f02 #7570b3 #e7298a #1f78b4 #66a61e #e6ab02"
 dash(i) = i == 1 ? 2 : 1
 plot for [i=1:words(ids)] rows(word(ids, i)) using 1:2 with linespoints lw 2 \
        lc rgb word(colors, i) dashtype dash(i) pointtype i \
