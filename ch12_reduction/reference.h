@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "reduction_ops.h"
+#include "kernels/07_reduction_ops.h"
 #include "reduction.h"
 
 namespace ch12 {

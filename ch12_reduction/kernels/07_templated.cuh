@@ -5,7 +5,7 @@ Compared with variant 6: the kernel no longer knows it adds integers (listings 1
 Two template parameters separate the input type T from the reduction type R, which holds the
 partial results: R's default value is the identity, `r += x` folds in an input and `r += r2`
 combines two partials. With R = long long and T = int it is variant 1 again (that is the table's
-row); with the types of reduction_ops.h the same code computes a sum in a wider type, the sum
+row); with the types of 07_reduction_ops.h the same code computes a sum in a wider type, the sum
 and the sum of squares in one pass, the minimum or the maximum, of int, float or double. The
 block size must be a power of two.
 [changed] */
@@ -16,7 +16,7 @@ The shared memory of type R comes from `dynamic_shared<R>()`, the modern form of
 #pragma once
 
 #include "reduction.h"
-#include "reduction_ops.h"
+#include "07_reduction_ops.h"
 
 namespace ch12 {
 

@@ -12,7 +12,7 @@ table's row counts the positive inputs.
 #pragma once
 
 #include "01_two_pass.cuh"
-#include "reduction_ops.h"
+#include "07_reduction_ops.h"
 
 namespace ch12 {
 
