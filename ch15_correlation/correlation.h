@@ -2,7 +2,8 @@
 /// \brief What chapter 15 correlates and how its variants are called: the image, the template
 ///        and the convention that says which image pixels each output compares with it; the
 ///        workspace every launcher reads; the one launcher signature and the row of the
-///        variant table; and the programs built on them.
+///        variant table; the CPU reference (variant 0) and the other host-side pieces; and the
+///        programs built on them.
 ///
 /// **The convention.** The output has the size of the image. The coefficient at output pixel
 /// (x, y) compares the template with the image window whose top-left corner is
@@ -22,12 +23,14 @@
 /// and as a linear copy. A timed launch does all work that depends on the image.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -37,10 +40,6 @@
 #include "hb/memory.h"
 #include "hb/pgm.h"
 #include "hb/variants.h"
-
-namespace CLI {
-class App;
-}
 
 namespace ch15 {
 
@@ -71,45 +70,27 @@ struct Template {
   TemplateStats stats;
 
   /// Pixel (i, j) of the template: column i, row j.
-  /// \param i column, 0 <= i < width
-  /// \param j row, 0 <= j < height
   std::uint8_t at(int i, int j) const { return pixels[static_cast<std::size_t>(j) * width + i]; }
 };
 
-/// The statistics of \p count pixels.
-/// \param pixels the template's pixels
-/// \param count how many
-TemplateStats template_stats(const std::uint8_t* pixels, std::size_t count);
-
 /// Checks a template size: each side between 1 and kMaxTemplateSide, at most
 /// kMaxTemplatePixels pixels. Throws hb::UsageError naming the flags otherwise.
-/// \param width template width
-/// \param height template height
 void validate_template_size(int width, int height);
 
 /// Cuts the template at (\p x, \p y) of size \p width x \p height out of \p image and
 /// computes its statistics.
-/// \param image the image
-/// \param x left edge
-/// \param y top edge
-/// \param width template width
-/// \param height template height
 /// \throws hb::UsageError when the rectangle is empty, not inside the image, too large, or
 ///         the template is flat (all pixels equal: its variance is zero and the coefficient
 ///         is undefined everywhere)
 Template cut_template(const hb::GrayImage& image, int x, int y, int width, int height);
 
-/// A template made from given pixels (tests plant such templates in images).
-/// \param pixels width x height values, row-major
-/// \param width template width
-/// \param height template height
+/// A template made from given pixels, width x height, row-major (tests plant such templates
+/// in images).
 Template make_template(std::vector<std::uint8_t> pixels, int width, int height);
 
 /// Horizontal offset of the window of output x: the window starts at x + x_offset().
-/// \param template_width the template's width
 constexpr int window_x_offset(int template_width) { return -(template_width / 2); }
 /// Vertical offset of the window of output y.
-/// \param template_height the template's height
 constexpr int window_y_offset(int template_height) { return -(template_height / 2); }
 
 /// The three image sums of one output pixel, as the "sums" twin of every kernel writes them
@@ -173,8 +154,7 @@ struct Output {
 /// The FFT route's template-dependent state (plans, the template's spectrum, buffers);
 /// defined in kernels/09_fft.cuh.
 struct FftState;
-/// Destroys an FftState (cuFFT plans and device buffers).
-/// \param state the state to destroy (may be null)
+/// Destroys an FftState (cuFFT plans and device buffers); null is allowed.
 void destroy_fft_state(FftState* state);
 
 /// The device copies of one image and one template, and the template-dependent state of
@@ -184,15 +164,12 @@ class Workspace {
   /// Uploads \p image (on the current device) as a texture over a cudaArray (clamp
   /// addressing, point sampling, unnormalized coordinates: the book's texImage) and as a
   /// linear copy whose rows are padded with at least 8 zero bytes.
-  /// \param image the image to correlate
   explicit Workspace(const hb::GrayImage& image);
-  ~Workspace() = default;
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
 
   /// Makes \p tmpl the template of the following launches: uploads it as a texture (for
   /// variant 1) and gives it a new id, so that every variant prepares itself again.
-  /// \param tmpl the template (at most kMaxTemplatePixels pixels)
   void set_template(const Template& tmpl);
 
   int width() const { return width_; }
@@ -215,8 +192,8 @@ class Workspace {
   /// (cudaDevAttrMaxSharedMemoryPerBlockOptin, 227 KB on Hopper) unless lowered with
   /// set_shared_limit(). Launchers whose kernel would need more fall back (listing 15.6).
   std::size_t shared_limit() const { return shared_limit_; }
-  /// Lowers (or restores) the shared-memory limit; tests use it to reach the fallbacks.
-  /// \param bytes the new limit, at most the device's opt-in limit
+  /// Lowers (or restores, up to device_shared_limit()) the shared-memory limit; tests use it
+  /// to reach the fallbacks.
   void set_shared_limit(std::size_t bytes);
   /// The device's opt-in limit of dynamic shared memory per block.
   std::size_t device_shared_limit() const { return device_shared_limit_; }
@@ -249,8 +226,13 @@ class Workspace {
     TextureImage() = default;
     TextureImage(const std::uint8_t* pixels, int width, int height);
     ~TextureImage();
-    TextureImage(TextureImage&& other) noexcept;
-    TextureImage& operator=(TextureImage&& other) noexcept;
+    // A move swaps: what this held is freed with the moved-from object.
+    TextureImage(TextureImage&& other) noexcept { *this = std::move(other); }
+    TextureImage& operator=(TextureImage&& other) noexcept {
+      std::swap(array, other.array);
+      std::swap(texture, other.texture);
+      return *this;
+    }
   };
 
   int width_ = 0, height_ = 0;
@@ -275,8 +257,6 @@ using Preparer = void (*)(Workspace& ws, cudaStream_t stream);
 /// Allows \p kernel to use \p bytes of dynamic shared memory. Above 48 KB a kernel must
 /// opt in with cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) before
 /// its launch; we do that once per kernel and size.
-/// \param kernel the kernel's address
-/// \param bytes dynamic shared memory per block
 void allow_shared_memory(const void* kernel, std::size_t bytes);
 
 /// Bytes of `__constant__` memory that hold the template of variants 2 to 6 (listing 15.3's
@@ -286,14 +266,6 @@ constexpr std::size_t kConstantTemplateBytes = 65280;
 
 /// Whether \p t fits the constant memory of variants 2 to 6.
 inline bool fits_constant_memory(const Template& t) { return t.pixels.size() <= kConstantTemplateBytes; }
-
-/// The template sizes variant 6 is compiled for (section 15.7); other sizes run variant 5.
-struct FixedSize {
-  int width;   ///< template width
-  int height;  ///< template height
-};
-/// Every size variant 6 has a kernel for.
-const std::vector<FixedSize>& fixed_template_sizes();
 
 /// Dynamic shared memory of the book's shared-memory kernels (variants 3 to 6) for a
 /// template of \p template_width x \p template_height: rows of wTile + wTemplate - 1 bytes
@@ -323,7 +295,7 @@ Peak gpu_peak(const float* coefficients, int width, std::size_t count,
               unsigned long long* scratch, cudaStream_t stream);
 
 /// One row of the variant table (variants.cu). The variant's kernel file is
-/// `kernels/NN_name.cuh`, NN the id in two digits; variant 0, the CPU, is reference.h.
+/// `kernels/NN_name.cuh`, NN the id in two digits; variant 0, the CPU, is reference.cpp.
 struct Variant {
   const char* id;       ///< "0" ... in the text's order
   const char* name;     ///< "tex_tex": the program is "corr_" + name
@@ -341,7 +313,6 @@ struct Variant {
   }
   /// "corr_tex_tex": the name of the variant's program.
   std::string program() const { return std::string("corr_") + name; }
-  /// Whether this is the CPU reference.
   bool is_cpu() const { return launch == nullptr; }
 };
 
@@ -350,29 +321,52 @@ const std::vector<Variant>& variants();
 /// The variant with id \p id ("4"); throws hb::UsageError listing the valid ids.
 inline const Variant& find_variant(std::string_view id) { return hb::find_row(variants(), id); }
 
-/// The template statistics a kernel needs, precomputed on the host.
-struct DeviceTemplate {
-  int n = 0;             ///< template pixels, \f$N\f$
-  int sum = 0;           ///< \f$\sum T\f$
-  float variance = 0.f;  ///< \f$N\sum T^2 - (\sum T)^2\f$ (exact integer, rounded to float once)
-};
-
-/// The device form of \p t.
-/// \param t the template's statistics
-inline DeviceTemplate device_template(const TemplateStats& t) {
-  return DeviceTemplate{static_cast<int>(t.n), static_cast<int>(t.sum), static_cast<float>(t.variance)};
-}
-
-/// Throws std::logic_error unless exactly one of \p out's pointers is set.
-/// \param out the output of a launch
-inline void check_output(const Output& out) {
-  if ((out.coefficients == nullptr) == (out.sums == nullptr))
-    throw std::logic_error("ch15: an Output needs exactly one of coefficients and sums");
-}
-
 using hb::ceil_div;
 /// \p a rounded up to a multiple of \p b (a >= 0, b > 0).
 constexpr int round_up(int a, int b) { return (a + b - 1) / b * b; }
+
+// ---- Variant 0, the CPU reference, and the other host-side pieces (reference.cpp) -------------
+
+/// The sums of every output pixel (row-major, image size), computed directly: for each
+/// output, every template pixel times its image pixel (clamped at the edges), in 64-bit
+/// integers. Rows are shared among \p threads threads (0: std::thread::hardware_concurrency()).
+std::vector<ExactSums> cpu_sums(const hb::GrayImage& image, const Template& tmpl, int threads = 0);
+
+/// The coefficient of every element of \p sums (cpu_sums()) in double, from the exact sums and
+/// the template's precomputed statistics (section 15.1):
+/// \f[ \gamma = \frac{N\sum IT - \sum I \sum T}
+///     {\sqrt{\left(N\sum I^2 - (\sum I)^2\right)\left(N \sum T^2 - (\sum T)^2\right)}} \f]
+/// The numerator and both factors of the denominator are exact integers; a window or
+/// template of zero variance gives 0 (the coefficient is undefined there).
+std::vector<double> cpu_coefficients(const std::vector<ExactSums>& sums, const TemplateStats& t);
+
+/// The largest of \p values (width columns, row-major: the CPU's coefficients or a GPU
+/// variant's) and its position; ties go to the first in row-major order, NaN never wins.
+template <typename T>
+Peak cpu_peak(const std::vector<T>& values, int width) {
+  Peak p;
+  bool found = false;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double v = static_cast<double>(values[i]);
+    if (std::isnan(v)) continue;
+    if (!found || v > p.value) {
+      found = true;
+      p.value = v;
+      p.x = static_cast<int>(i % static_cast<std::size_t>(width));
+      p.y = static_cast<int>(i / static_cast<std::size_t>(width));
+    }
+  }
+  return p;
+}
+
+/// The log transform of Gonzalez and Woods that the book's program applies before writing
+/// the coefficients as a picture (section 15.8, figure 15.2): a coefficient \f$c\f$ becomes
+/// \f$s = 255 \log(1 + 255 \max(c, 0)) / \log 256\f$, rounded. Negative coefficients (no
+/// match) are black, 1 is white, and the logarithm brightens weak matches so that the
+/// other coins stay visible. NaN gives 0.
+std::uint8_t log_transform_pixel(double c);
+/// The picture of \p values (width x height coefficients) with log_transform_pixel().
+hb::GrayImage log_transform_image(const std::vector<float>& values, int width, int height);
 
 // ---- The programs: problem, reference, measurement (harness.cpp) ---------------------------
 
@@ -391,17 +385,6 @@ struct ProblemOptions {
   bool given_pad_width = false, given_pad_height = false;                   ///< which were set
 };
 
-/// Adds the chapter's flags to \p app (--input, --xTemplate, --yTemplate, --wTemplate,
-/// --hTemplate, --padWidth, --padHeight, --output, --write-input).
-/// \param app the program's CLI11 application (hb::Cli::app())
-/// \param options receives the values
-void add_problem_options(CLI::App& app, ProblemOptions& options);
-
-/// Records which of the chapter's flags were given (call after parsing).
-/// \param app the parsed application
-/// \param options the values to complete
-void note_given_options(const CLI::App& app, ProblemOptions& options);
-
 /// What a program correlates.
 struct Problem {
   hb::GrayImage image;       ///< the image, padded if asked
@@ -414,23 +397,17 @@ struct Problem {
 };
 
 /// Enlarges \p image to \p width x \p height pixels (the book's --padWidth / --padHeight):
-/// the image keeps its place at the top left, and the new pixels are deterministic noise
-/// (the correlation has no data dependence, so any content measures the same).
-/// \param image the image to pad
-/// \param width new width, at least image.width
-/// \param height new height, at least image.height
-/// \param seed seed of the noise
+/// the image keeps its place at the top left, and the new pixels are deterministic noise from
+/// \p seed (the correlation has no data dependence, so any content measures the same).
 /// \throws hb::UsageError when the new size is smaller than the image or too large
 hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::uint64_t seed);
 
-/// Builds the image and the template from \p options: the coin scene (seed \p seed) or
-/// --input, padding, and the template (by default the scene's dime at (210, 148), 52 x 52;
-/// with --input a 52 x 52 square at the image's centre). Throws hb::UsageError for every bad
-/// combination: one of --padWidth/--padHeight alone, padding smaller than the image, a
-/// template outside the image, of zero or negative size, too large, or flat; a missing or
-/// malformed PGM file.
-/// \param options the chapter's flags
-/// \param seed the seed of the coin scene and of the padding
+/// Builds the image and the template from \p options: the coin scene (seed \p seed, which
+/// also seeds the padding) or --input, padding, and the template (by default the scene's dime
+/// at (210, 148), 52 x 52; with --input a 52 x 52 square at the image's centre). Throws
+/// hb::UsageError for every bad combination: one of --padWidth/--padHeight alone, padding
+/// smaller than the image, a template outside the image, of zero or negative size, too large,
+/// or flat; a missing or malformed PGM file.
 Problem make_problem(const ProblemOptions& options, std::uint64_t seed);
 
 /// The CPU reference for one template: exact sums and coefficients, and how long they took.
@@ -443,8 +420,6 @@ struct Reference {
 };
 
 /// Computes the CPU reference of \p image and \p tmpl with all hardware threads.
-/// \param image the image
-/// \param tmpl the template
 Reference compute_reference(const hb::GrayImage& image, const Template& tmpl);
 
 /// One measured variant.
@@ -464,18 +439,13 @@ struct Measurement {
 class Bench {
  public:
   /// Uploads \p image (needs a current device).
-  /// \param image the image to correlate
   explicit Bench(const hb::GrayImage& image);
-  /// Makes \p tmpl the template of the following runs.
-  /// \param tmpl the template
-  void set_template(const Template& tmpl);
-  /// Runs variant \p v: its preparation (untimed); with a reference, one call of its sums
-  /// twin and one of its coefficient kernel into poisoned buffers, both checked; then
-  /// \p iters timed calls (CUDA events, median, after 2 untimed); then the last call's
-  /// coefficients are checked again and its peak found.
-  /// \param v a GPU variant
-  /// \param iters timed repetitions (0: only the checked calls, no timing)
-  /// \param reference the CPU reference, or null to skip the checks
+  void set_template(const Template& tmpl) { ws_.set_template(tmpl); }
+  /// Runs GPU variant \p v: its preparation (untimed); with a \p reference, one call of its
+  /// sums twin and one of its coefficient kernel into poisoned buffers, both checked; then
+  /// \p iters timed calls (CUDA events, median, after 2 untimed; none for 0); then the last
+  /// call's coefficients are checked again and its peak found. A null \p reference skips the
+  /// checks.
   Measurement run(const Variant& v, int iters, const Reference* reference);
   /// The coefficients of the last run (host copy).
   const std::vector<float>& coefficients() const { return host_coefficients_; }
@@ -492,79 +462,17 @@ class Bench {
   std::vector<CorrSums> host_sums_;
 };
 
-/// Compares GPU sums with the CPU's exactly; returns an empty string when all agree, else
-/// how many differ and the first and last few.
-/// \param got the GPU's sums
-/// \param want the CPU's
-/// \param width image width (for positions)
-std::string compare_sums(const std::vector<CorrSums>& got, const std::vector<ExactSums>& want, int width);
-
-/// The 9 x 9 coefficients around (\p cx, \p cy), clamped to the image (section 15.2's table).
-/// \param coefficients width x height values
-/// \param width columns
-/// \param height rows
-/// \param cx centre column
-/// \param cy centre row
+/// The 9 x 9 coefficients around (\p cx, \p cy) of \p coefficients (width x height), clamped
+/// to the image (section 15.2's table).
 std::vector<std::vector<double>> neighbourhood(const std::vector<double>& coefficients, int width,
                                                int height, int cx, int cy);
 
-/// main() of the per-variant programs: runs variant \p id alone on the default scene (or
-/// the flags' image and template), checks it against the CPU and prints its rate.
-/// \param program the program's name
-/// \param id the variant's id
-/// \param argc argument count
-/// \param argv arguments
+/// main() of the per-variant program \p program: runs variant \p id alone on the default scene
+/// (or the flags' image and template), checks it against the CPU and prints its rate.
 int variant_program_main(const char* program, const char* id, int argc, char** argv);
 
 /// main() of the driver normalized_cross_correlation: the neighbourhood table, every
 /// variant's rate, and with --sweep the template-size sweep.
-/// \param argc argument count
-/// \param argv arguments
 int driver_main(int argc, char** argv);
-
-#if defined(__CUDACC__)
-// [corr-value]
-/// CorrelationValue() of section 15.1: the coefficient from the three image sums and the
-/// template's precomputed statistics. The book computes the numerator and the image's
-/// variance term in float, where N ΣIT and ΣI ΣT are close large
-/// numbers whose difference loses most of float's 24 bits. We form both in 64-bit integers,
-/// where they are exact (each product is below 2⁴⁹), and round only the results;
-/// a flat window (variance 0) gives 0 instead of a division by zero.
-__device__ __forceinline__ float correlation_value(unsigned sum_i, unsigned sum_isq, unsigned sum_it,
-                                                  const DeviceTemplate& t) {
-  const long long numerator =
-      static_cast<long long>(t.n) * sum_it - static_cast<long long>(sum_i) * t.sum;
-  const long long variance =
-      static_cast<long long>(t.n) * sum_isq - static_cast<long long>(sum_i) * sum_i;
-  if (variance <= 0 || !(t.variance > 0.0f)) return 0.0f;
-  // Multiplying by the reciprocal square root is faster than dividing by the square root.
-  return static_cast<float>(numerator) * rsqrtf(static_cast<float>(variance) * t.variance);
-}
-// [corr-value]
-
-// [corr-store]
-/// The end of every kernel: output pixel index gets the coefficient, or in the sums twin
-/// (kSums) the three sums themselves, so that they can be compared with the CPU bit for
-/// bit (section 15.6).
-template <bool kSums>
-__device__ __forceinline__ void store_result(const Output& out, std::size_t index, unsigned sum_i,
-                                             unsigned sum_isq, unsigned sum_it, const DeviceTemplate& t) {
-  if constexpr (kSums) {
-    out.sums[index] = CorrSums{sum_i, sum_isq, sum_it};
-  } else {
-    out.coefficients[index] = correlation_value(sum_i, sum_isq, sum_it, t);
-  }
-}
-// [corr-store]
-
-/// The dynamic shared memory of a launch, viewed as an array of T: one `extern __shared__`
-/// array for every kernel of a translation unit (declaring it with a different type in each
-/// kernel is an error), aligned for any type we store.
-template <typename T>
-__device__ __forceinline__ T* dynamic_shared() {
-  extern __shared__ __align__(16) unsigned char ch15_dynamic_shared[];
-  return reinterpret_cast<T*>(ch15_dynamic_shared);
-}
-#endif
 
 }  // namespace ch15

@@ -8,17 +8,15 @@
 // twin is checked against the CPU bit for bit, and its coefficients within
 // kCoefficientTolerance, before and after the timed repetitions.
 #include <algorithm>
-#include <cmath>
-#include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <thread>
 
 #include <CLI/CLI.hpp>
 
 #include "correlation.h"
-#include "hb/bandwidth.h"
 #include "hb/bench.h"
 #include "hb/capability.h"
 #include "hb/cli.h"
@@ -31,7 +29,6 @@
 #include "hb/random.h"
 #include "hb/report.h"
 #include "hb/timing.h"
-#include "reference.h"
 
 namespace ch15 {
 
@@ -47,11 +44,40 @@ double gtpix_per_s(std::size_t pixels, std::size_t template_pixels, double ms) {
 
 std::string ratio(double a, double b) { return a > 0 && b > 0 ? hb::fixed(a / b, 1) : "-"; }
 
-// --n belongs to the shared command line, but this chapter's size is the image's.
-void reject_n(hb::Cli& cli) {
-  if (cli.app().count("--n") > 0)
+void add_problem_options(CLI::App& app, ProblemOptions& o) {
+  app.add_option("--input", o.input, "8-bit PGM image (P5 or P2) to search; default: a generated "
+                                      "coin scene of 300 x 246 pixels");
+  app.add_option("--xTemplate", o.x_template,
+                 "left edge of the template in the image (default: 210, the scene's lower-right "
+                 "dime; with --input, centred)");
+  app.add_option("--yTemplate", o.y_template, "top edge of the template (default: 148)");
+  app.add_option("--wTemplate", o.w_template, "template width (default: 52)");
+  app.add_option("--hTemplate", o.h_template, "template height (default: 52)");
+  app.add_option("--padWidth", o.pad_width,
+                 "pad the image to this width with noise (needs --padHeight; 1024 x 1024 keeps "
+                 "the GPU busy)");
+  app.add_option("--padHeight", o.pad_height, "pad the image to this height (needs --padWidth)");
+  app.add_option("--output", o.output,
+                 "write the coefficients as a PGM picture (log transform, figure 15.2) at the "
+                 "end of the run; an existing file of that name is replaced");
+  app.add_option("--write-input", o.write_input,
+                 "write the (padded) input image as PGM at the end of the run; an existing file "
+                 "of that name is replaced");
+}
+
+// After parsing: --n belongs to the shared command line, but this chapter's size is the
+// image's; and which of the chapter's flags were given.
+void finish_parse(hb::Cli& cli, ProblemOptions& o) {
+  const CLI::App& app = cli.app();
+  if (app.count("--n") > 0)
     throw hb::UsageError("--n: not used by this program; the image sets the size (--input, "
                          "--padWidth/--padHeight)");
+  o.given_x = app.count("--xTemplate") > 0;
+  o.given_y = app.count("--yTemplate") > 0;
+  o.given_w = app.count("--wTemplate") > 0;
+  o.given_h = app.count("--hTemplate") > 0;
+  o.given_pad_width = app.count("--padWidth") > 0;
+  o.given_pad_height = app.count("--padHeight") > 0;
 }
 
 // Fails early (exit 2, before any work) when --output or --write-input could not be written
@@ -90,10 +116,15 @@ void require_reference_memory(const Problem& p) {
                               std::to_string(p.image.height) + " pixels");
 }
 
-// Writes --write-input once the work is done, so that a run that stops early leaves no file.
-void write_input_image(const ProblemOptions& o, const Problem& p) {
+// Writes --output (the coefficients as a picture) and --write-input once the work is done, so
+// that a run that stops early leaves no file.
+void write_outputs(const ProblemOptions& o, const Problem& p, const std::vector<float>* coefficients) {
+  if (coefficients != nullptr && !o.output.empty())
+    hb::write_pgm(o.output, log_transform_image(*coefficients, p.image.width, p.image.height));
   if (!o.write_input.empty()) hb::write_pgm(o.write_input, p.image);
 }
+
+std::vector<float> to_float(const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); }
 
 std::string describe_image(const Problem& p) {
   std::string s = p.source + ", " + std::to_string(p.original_width) + " x " +
@@ -135,14 +166,18 @@ void add_rate_facts(hb::Report& r, const hb::CommonOptions& opt) {
                                      "e-6, against the CPU");
 }
 
-std::vector<std::string> rate_columns() {
-  return {"id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "x CPU", "x variant 1",
-          "sums", "coefficients", "peak x", "peak y", "peak value"};
-}
-
-std::string sums_text(const Measurement& m) {
-  if (!m.checked) return "skipped";
-  return m.sums_exact ? "exact" : "FAIL";
+// The rate table with its facts: the run's, the image, the template, the CPU's threads (when
+// the reference \p ref ran) and how the rates are counted.
+hb::Report rate_report(const std::string& program, const std::string& command, const hb::DeviceInfo* dev,
+                       const Problem& p, const Reference* ref, const hb::CommonOptions& opt) {
+  hb::Report r({"id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "x CPU", "x variant 1",
+                "sums", "coefficients", "peak x", "peak y", "peak value"});
+  add_run_facts(r, program, command, dev);
+  r.fact("image", describe_image(p));
+  r.fact("template", describe_template(p.tmpl));
+  if (ref != nullptr) r.fact("CPU threads", std::to_string(ref->threads));
+  add_rate_facts(r, opt);
+  return r;
 }
 
 std::string coefficients_text(const Measurement& m) {
@@ -154,62 +189,122 @@ std::string coefficients_text(const Measurement& m) {
   return "max err " + os.str();
 }
 
-std::vector<std::string> cpu_row(const Variant& v, const Reference& ref, std::size_t pixels,
-                                 std::size_t template_pixels) {
-  return {v.id, v.title, to_string(Path::Cpu), hb::fixed(ref.ms, 3),
-          hb::fixed(mpix_per_s(pixels, ref.ms), 1), hb::fixed(gtpix_per_s(pixels, template_pixels, ref.ms), 2),
-          "1.0", "-", "reference", "reference", std::to_string(ref.peak.x), std::to_string(ref.peak.y),
-          hb::fixed(ref.peak.value, 4)};
+// One row of the rate table: variant \p v took \p ms per call along \p path and found \p peak.
+std::vector<std::string> rate_row(const Variant& v, Path path, double ms, const Peak& peak, const Problem& p,
+                                  const std::string& x_cpu, const std::string& x_variant1,
+                                  const std::string& sums, const std::string& coefficients) {
+  const std::size_t pixels = p.image.pixels.size();
+  return {v.id, v.title, to_string(path), hb::fixed(ms, 3), hb::fixed(mpix_per_s(pixels, ms), 1),
+          hb::fixed(gtpix_per_s(pixels, p.tmpl.pixels.size(), ms), 2), x_cpu, x_variant1, sums, coefficients,
+          std::to_string(peak.x), std::to_string(peak.y), hb::fixed(peak.value, 4)};
 }
 
-std::vector<std::string> gpu_row(const Variant& v, const Measurement& m, std::size_t pixels,
-                                 std::size_t template_pixels, double cpu_ms, double variant1_ms) {
-  return {v.id, v.title, to_string(m.path), hb::fixed(m.median_ms, 3),
-          hb::fixed(mpix_per_s(pixels, m.median_ms), 1),
-          hb::fixed(gtpix_per_s(pixels, template_pixels, m.median_ms), 2),
-          ratio(cpu_ms, m.median_ms), ratio(variant1_ms, m.median_ms), sums_text(m),
-          coefficients_text(m), std::to_string(m.peak.x), std::to_string(m.peak.y),
-          hb::fixed(m.peak.value, 4)};
+std::vector<std::string> cpu_row(const Reference& ref, const Problem& p) {
+  return rate_row(variants().front(), Path::Cpu, ref.ms, ref.peak, p, "1.0", "-", "reference", "reference");
 }
 
-void write_picture(const std::string& path, const std::vector<float>& coefficients, int w, int h) {
-  if (path.empty()) return;
-  hb::write_pgm(path, log_transform_image(coefficients, w, h));
+std::vector<std::string> gpu_row(const Variant& v, const Measurement& m, const Problem& p, double cpu_ms,
+                                 double variant1_ms) {
+  return rate_row(v, m.path, m.median_ms, m.peak, p, ratio(cpu_ms, m.median_ms), ratio(variant1_ms, m.median_ms),
+                  hb::check_text(m.sums_exact, m.checked), coefficients_text(m));
 }
 
-std::vector<float> to_float(const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); }
+// Selects and describes the GPU when one is \p needed.
+std::optional<hb::DeviceInfo> open_device(bool needed, const hb::CommonOptions& opt) {
+  if (!needed) return std::nullopt;
+  hb::select_device(opt.device);
+  return hb::query_device(opt.device);
+}
+
+// Compares GPU sums with the CPU's exactly: empty when all agree, else how many differ and the
+// first and last few.
+std::string compare_sums(const std::vector<CorrSums>& got, const std::vector<ExactSums>& want, int width) {
+  if (got.size() != want.size()) return "different sizes";
+  std::vector<std::size_t> bad;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (got[i].sum_i != want[i].sum_i || got[i].sum_isq != want[i].sum_isq || got[i].sum_it != want[i].sum_it)
+      bad.push_back(i);
+  if (bad.empty()) return "";
+  const auto text = [&](std::size_t i) {
+    std::ostringstream os;
+    os << "(" << i % width << ", " << i / width << "): got " << got[i].sum_i << "/" << got[i].sum_isq
+       << "/" << got[i].sum_it << ", want " << want[i].sum_i << "/" << want[i].sum_isq << "/"
+       << want[i].sum_it;
+    return os.str();
+  };
+  std::string s = std::to_string(bad.size()) + " of " + std::to_string(got.size()) +
+                  " pixels differ (SumI/SumISq/SumIT); first: ";
+  for (std::size_t k = 0; k < bad.size() && k < 3; ++k) s += (k ? "; " : "") + text(bad[k]);
+  if (bad.size() > 3) s += "; last: " + text(bad.back());
+  return s;
+}
+
+
+// The sweep of figure 15.6: square templates of the given \p sizes centred on the default
+// template's centre.
+void run_sweep(const Problem& p, const hb::CommonOptions& opt, const std::vector<int>& sizes, double budget_ms,
+               const std::vector<const Variant*>& chosen, const hb::DeviceInfo& dev,
+               const std::string& command, std::vector<std::string>& failures) {
+  hb::Report r({"template", "w", "h", "id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "check"});
+  add_run_facts(r, "normalized_cross_correlation (template-size sweep, figure 15.6)", command, &dev);
+  r.fact("image", describe_image(p));
+  r.fact("templates", "squares centred at (" + std::to_string(p.focus_x) + ", " +
+                          std::to_string(p.focus_y) + "), clamped to the image");
+  add_rate_facts(r, opt);
+  r.fact("budget", "a variant is left out of larger sizes once a call takes more than " +
+                       hb::fixed(budget_ms, 0) + " ms");
+  Bench bench(p.image);
+  std::map<const Variant*, bool> over_budget;
+  std::vector<std::pair<int, double>> best_direct, fft;  // (size, Mpix/s)
+  const std::size_t pixels = p.image.pixels.size();
+  for (int side : sizes) {
+    if (side > p.image.width || side > p.image.height || side * side > kMaxTemplatePixels) continue;
+    const int x = std::clamp(p.focus_x - side / 2, 0, p.image.width - side);
+    const int y = std::clamp(p.focus_y - side / 2, 0, p.image.height - side);
+    Template t;
+    try {
+      t = cut_template(p.image, x, y, side, side);
+    } catch (const hb::UsageError&) {
+      continue;  // a flat square: nothing to correlate
+    }
+    bench.set_template(t);
+    Reference ref;
+    if (!opt.no_check) ref = compute_reference(p.image, t);
+    double best = 0, fft_rate = 0;
+    for (const Variant* v : chosen) {
+      if (over_budget[v]) continue;
+      const Measurement m = bench.run(*v, opt.iters, opt.no_check ? nullptr : &ref);
+      if (!m.ok()) failures.push_back("variant " + std::string(v->id) + " at " + std::to_string(side) + ": " + m.failure);
+      const double rate = mpix_per_s(pixels, m.median_ms);
+      if (v->path == Path::Fft) fft_rate = rate;
+      else best = std::max(best, rate);
+      over_budget[v] = m.median_ms > budget_ms;
+      r.row({std::to_string(side) + "x" + std::to_string(side), std::to_string(side), std::to_string(side),
+             v->id, v->name, to_string(m.path), hb::fixed(m.median_ms, 3), hb::fixed(rate, 1),
+             hb::fixed(gtpix_per_s(pixels, t.pixels.size(), m.median_ms), 2), hb::check_text(m.ok(), m.checked)});
+    }
+    if (best > 0 && fft_rate > 0) {
+      best_direct.emplace_back(side, best);
+      fft.emplace_back(side, fft_rate);
+    }
+  }
+  // The crossover: the smallest size from which on the FFT route beats every direct variant.
+  std::string crossover = "not measured (run the direct variants and variant 9 together)";
+  if (!fft.empty()) {
+    int from = -1;
+    for (std::size_t i = fft.size(); i-- > 0;) {
+      if (fft[i].second > best_direct[i].second) from = fft[i].first;
+      else break;
+    }
+    crossover = from < 0 ? "the FFT route is slower than the best direct variant at every measured size"
+                         : "the FFT route beats every direct variant from " + std::to_string(from) +
+                               " x " + std::to_string(from) + " on";
+  }
+  r.fact("FFT crossover", crossover);
+  r.print(std::cout, opt.csv);
+}
 
 }  // namespace
-
-void add_problem_options(CLI::App& app, ProblemOptions& o) {
-  app.add_option("--input", o.input, "8-bit PGM image (P5 or P2) to search; default: a generated "
-                                      "coin scene of 300 x 246 pixels");
-  app.add_option("--xTemplate", o.x_template,
-                 "left edge of the template in the image (default: 210, the scene's lower-right "
-                 "dime; with --input, centred)");
-  app.add_option("--yTemplate", o.y_template, "top edge of the template (default: 148)");
-  app.add_option("--wTemplate", o.w_template, "template width (default: 52)");
-  app.add_option("--hTemplate", o.h_template, "template height (default: 52)");
-  app.add_option("--padWidth", o.pad_width,
-                 "pad the image to this width with noise (needs --padHeight; 1024 x 1024 keeps "
-                 "the GPU busy)");
-  app.add_option("--padHeight", o.pad_height, "pad the image to this height (needs --padWidth)");
-  app.add_option("--output", o.output,
-                 "write the coefficients as a PGM picture (log transform, figure 15.2) at the "
-                 "end of the run; an existing file of that name is replaced");
-  app.add_option("--write-input", o.write_input,
-                 "write the (padded) input image as PGM at the end of the run; an existing file "
-                 "of that name is replaced");
-}
-
-void note_given_options(const CLI::App& app, ProblemOptions& o) {
-  o.given_x = app.count("--xTemplate") > 0;
-  o.given_y = app.count("--yTemplate") > 0;
-  o.given_w = app.count("--wTemplate") > 0;
-  o.given_h = app.count("--hTemplate") > 0;
-  o.given_pad_width = app.count("--padWidth") > 0;
-  o.given_pad_height = app.count("--padHeight") > 0;
-}
 
 hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::uint64_t seed) {
   if (width < image.width || height < image.height) {
@@ -289,63 +384,20 @@ Reference compute_reference(const hb::GrayImage& image, const Template& tmpl) {
   return r;
 }
 
-std::string compare_sums(const std::vector<CorrSums>& got, const std::vector<ExactSums>& want, int width) {
-  if (got.size() != want.size()) return "different sizes";
-  std::size_t bad = 0;
-  std::vector<std::string> shown;
-  const auto text = [&](std::size_t i) {
-    std::ostringstream os;
-    os << "(" << i % width << ", " << i / width << "): got " << got[i].sum_i << "/" << got[i].sum_isq
-       << "/" << got[i].sum_it << ", want " << want[i].sum_i << "/" << want[i].sum_isq << "/"
-       << want[i].sum_it;
-    return os.str();
-  };
-  std::size_t last = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    const bool same = got[i].sum_i == want[i].sum_i && got[i].sum_isq == want[i].sum_isq &&
-                      got[i].sum_it == want[i].sum_it;
-    if (same) continue;
-    if (bad < 3) shown.push_back(text(i));
-    last = i;
-    ++bad;
-  }
-  if (bad == 0) return "";
-  std::string s = std::to_string(bad) + " of " + std::to_string(got.size()) +
-                  " pixels differ (SumI/SumISq/SumIT); first: ";
-  for (std::size_t k = 0; k < shown.size(); ++k) s += (k ? "; " : "") + shown[k];
-  if (bad > 3) s += "; last: " + text(last);
-  return s;
-}
-
 Bench::Bench(const hb::GrayImage& image)
     : ws_(image),
       coefficients_(static_cast<std::size_t>(image.width) * image.height),
       sums_(static_cast<std::size_t>(image.width) * image.height),
       peak_scratch_(1) {}
 
-void Bench::set_template(const Template& tmpl) { ws_.set_template(tmpl); }
-
 Measurement Bench::run(const Variant& v, int iters, const Reference* reference) {
   if (v.is_cpu()) throw std::logic_error("Bench::run: variant 0 runs on the CPU");
   Measurement m;
   const std::size_t n = coefficients_.size();
-  const Output coefficient_out{coefficients_.data(), nullptr};
-  const Output sums_out{nullptr, sums_.data()};
+  host_coefficients_.resize(n);
   v.prepare(ws_, stream_);
-  const auto fetch_coefficients = [&] {
-    host_coefficients_.resize(n);
-    HB_CUDA_CHECK(cudaMemcpyAsync(host_coefficients_.data(), coefficients_.data(), coefficients_.bytes(),
-                                  cudaMemcpyDeviceToHost, stream_));
-    HB_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  };
-  const auto check_coefficients = [&](const char* when) {
-    const hb::CompareResult c = hb::compare_relative(host_coefficients_.data(), reference->coefficients.data(),
-                                                     n, 0.0, kCoefficientTolerance, "coefficients");
-    m.max_error = std::max(m.max_error, c.max_error);
-    if (!c.ok) {
-      m.coefficients_ok = false;
-      m.failure += std::string(m.failure.empty() ? "" : "; ") + when + ": " + c.report;
-    }
+  const auto fail = [&](const std::string& what) {
+    m.failure += std::string(m.failure.empty() ? "" : "; ") + what;
   };
 
   if (reference != nullptr) {
@@ -353,10 +405,9 @@ Measurement Bench::run(const Variant& v, int iters, const Reference* reference) 
     // Poisoned first: 0xFFFFFFFF is no valid sum (they are all below 65536 * 65025), and
     // 0xFFFFFFFF is a NaN as a float, so an output a kernel forgets to write cannot pass.
     hb::poison(sums_.data(), sums_.bytes(), 0xFF, stream_);
-    v.launch(ws_, sums_out, stream_);
+    v.launch(ws_, Output{nullptr, sums_.data()}, stream_);
     host_sums_.resize(n);
-    HB_CUDA_CHECK(cudaMemcpyAsync(host_sums_.data(), sums_.data(), sums_.bytes(), cudaMemcpyDeviceToHost, stream_));
-    HB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    hb::copy_to_host(host_sums_.data(), sums_.data(), n, stream_);
     const std::string diff = compare_sums(host_sums_, reference->sums, ws_.width());
     if (!diff.empty()) {
       m.sums_exact = false;
@@ -368,27 +419,32 @@ Measurement Bench::run(const Variant& v, int iters, const Reference* reference) 
   int checks = 0;
   const hb::Checked c = hb::measure_checked(
       [&](cudaStream_t st) { hb::poison(coefficients_.data(), coefficients_.bytes(), 0xFF, st); },
-      [&](cudaStream_t st) { m.path = v.launch(ws_, coefficient_out, st); },
+      [&](cudaStream_t st) { m.path = v.launch(ws_, Output{coefficients_.data(), nullptr}, st); },
       [&] {
-        fetch_coefficients();
-        check_coefficients(checks++ == 0 ? "first call" : "after the timed calls");
+        hb::copy_to_host(host_coefficients_.data(), coefficients_.data(), n, stream_);
+        const hb::CompareResult r = hb::compare_relative(host_coefficients_.data(), reference->coefficients.data(),
+                                                         n, 0.0, kCoefficientTolerance, "coefficients");
+        m.max_error = std::max(m.max_error, r.max_error);
+        if (!r.ok) {
+          m.coefficients_ok = false;
+          fail(std::string(checks == 0 ? "first call" : "after the timed calls") + ": " + r.report);
+        }
+        ++checks;
         return m.coefficients_ok;
       },
       stream_, iters > 0 ? kWarmup : 0, iters, reference != nullptr);
   m.median_ms = c.median_ms;
-  if (reference == nullptr) fetch_coefficients();
+  if (reference == nullptr) hb::copy_to_host(host_coefficients_.data(), coefficients_.data(), n, stream_);
   m.peak = gpu_peak(coefficients_.data(), ws_.width(), n, peak_scratch_.data(), stream_);
   // The GPU's peak must be the peak of the very coefficients it searched.
   const Peak host = cpu_peak(host_coefficients_, ws_.width());
   if (host.x != m.peak.x || host.y != m.peak.y || host.value != m.peak.value) {
     m.coefficients_ok = false;
-    m.failure += std::string(m.failure.empty() ? "" : "; ") + "peak: the GPU found (" +
-                 std::to_string(m.peak.x) + ", " + std::to_string(m.peak.y) + "), the host (" +
-                 std::to_string(host.x) + ", " + std::to_string(host.y) + ")";
+    fail("peak: the GPU found (" + std::to_string(m.peak.x) + ", " + std::to_string(m.peak.y) +
+         "), the host (" + std::to_string(host.x) + ", " + std::to_string(host.y) + ")");
   }
   return m;
 }
-
 std::vector<std::vector<double>> neighbourhood(const std::vector<double>& coefficients, int width,
                                                int height, int cx, int cy) {
   std::vector<std::vector<double>> rows;
@@ -417,128 +473,37 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
     ProblemOptions po;
     add_problem_options(cli.app(), po);
     if (!cli.parse(argc, argv)) return 0;
-    reject_n(cli);
-    note_given_options(cli.app(), po);
+    finish_parse(cli, po);
     const hb::CommonOptions& opt = cli.options();
     check_outputs(po);
     const Problem p = make_problem(po, opt.seed);
     if (!v.is_cpu()) require_texture_size(p);
-    if (v.is_cpu() || !opt.no_check) require_reference_memory(p);
-    const std::size_t pixels = p.image.pixels.size();
-    const std::size_t tpix = p.tmpl.pixels.size();
+    // The CPU variant is the reference itself, checked or not; it needs no GPU and runs anywhere.
+    const bool with_reference = v.is_cpu() || !opt.no_check;
+    if (with_reference) require_reference_memory(p);
 
-    hb::Report report(rate_columns());
+    const std::optional<hb::DeviceInfo> dev = open_device(!v.is_cpu(), opt);
+    Reference ref;
+    if (with_reference) ref = compute_reference(p.image, p.tmpl);
+    hb::Report report = rate_report(program, cli.command_line(), dev ? &*dev : nullptr, p,
+                                    with_reference ? &ref : nullptr, opt);
+    if (with_reference) report.row(cpu_row(ref, p));
     if (v.is_cpu()) {
-      add_run_facts(report, program, cli.command_line(), nullptr);
-      // The reference needs no GPU: this program runs anywhere.
-      const Reference ref = compute_reference(p.image, p.tmpl);
-      report.fact("image", describe_image(p));
-      report.fact("template", describe_template(p.tmpl));
-      report.fact("CPU threads", std::to_string(ref.threads));
-      add_rate_facts(report, opt);
-      report.row(cpu_row(v, ref, pixels, tpix));
       report.print(std::cout, opt.csv);
-      write_picture(po.output, to_float(ref.coefficients), p.image.width, p.image.height);
-      write_input_image(po, p);
+      const std::vector<float> picture = to_float(ref.coefficients);
+      write_outputs(po, p, &picture);
       return 0;
     }
-
-    hb::select_device(opt.device);
-    const hb::DeviceInfo dev = hb::query_device(opt.device);
-    add_run_facts(report, program, cli.command_line(), &dev);
-    report.fact("image", describe_image(p));
-    report.fact("template", describe_template(p.tmpl));
-    Reference ref;
-    if (!opt.no_check) {
-      ref = compute_reference(p.image, p.tmpl);
-      report.fact("CPU threads", std::to_string(ref.threads));
-    }
-    add_rate_facts(report, opt);
     Bench bench(p.image);
     bench.set_template(p.tmpl);
     const Measurement m = bench.run(v, opt.iters, opt.no_check ? nullptr : &ref);
-    if (!opt.no_check) report.row(cpu_row(variants().front(), ref, pixels, tpix));
-    report.row(gpu_row(v, m, pixels, tpix, opt.no_check ? 0.0 : ref.ms, 0.0));
+    report.row(gpu_row(v, m, p, opt.no_check ? 0.0 : ref.ms, 0.0));
     report.print(std::cout, opt.csv);
-    write_picture(po.output, bench.coefficients(), p.image.width, p.image.height);
-    write_input_image(po, p);
+    write_outputs(po, p, &bench.coefficients());
     if (!m.ok()) throw hb::CheckFailed("variant " + std::string(v.id) + " (" + to_string(m.path) + "): " + m.failure);
     return 0;
   });
 }
-
-namespace {
-
-// The sweep of figure 15.6: square templates centred on the default template's centre.
-struct SweepSettings {
-  std::vector<int> sizes;
-  double budget_ms = 100.0;
-};
-
-void run_sweep(const Problem& p, const hb::CommonOptions& opt, const SweepSettings& s,
-               const std::vector<const Variant*>& chosen, const hb::DeviceInfo& dev,
-               const std::string& command, std::vector<std::string>& failures) {
-  hb::Report r({"template", "w", "h", "id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "check"});
-  add_run_facts(r, "normalized_cross_correlation (template-size sweep, figure 15.6)", command, &dev);
-  r.fact("image", describe_image(p));
-  r.fact("templates", "squares centred at (" + std::to_string(p.focus_x) + ", " +
-                          std::to_string(p.focus_y) + "), clamped to the image");
-  add_rate_facts(r, opt);
-  r.fact("budget", "a variant is left out of larger sizes once a call takes more than " +
-                       hb::fixed(s.budget_ms, 0) + " ms");
-  Bench bench(p.image);
-  std::map<const Variant*, bool> over_budget;
-  std::vector<std::pair<int, double>> best_direct, fft;  // (size, Mpix/s)
-  const std::size_t pixels = p.image.pixels.size();
-  for (int side : s.sizes) {
-    if (side > p.image.width || side > p.image.height || side * side > kMaxTemplatePixels) continue;
-    const int x = std::clamp(p.focus_x - side / 2, 0, p.image.width - side);
-    const int y = std::clamp(p.focus_y - side / 2, 0, p.image.height - side);
-    Template t;
-    try {
-      t = cut_template(p.image, x, y, side, side);
-    } catch (const hb::UsageError&) {
-      continue;  // a flat square: nothing to correlate
-    }
-    bench.set_template(t);
-    Reference ref;
-    if (!opt.no_check) ref = compute_reference(p.image, t);
-    double best = 0, fft_rate = 0;
-    for (const Variant* v : chosen) {
-      if (over_budget[v]) continue;
-      const Measurement m = bench.run(*v, opt.iters, opt.no_check ? nullptr : &ref);
-      if (!m.ok()) failures.push_back("variant " + std::string(v->id) + " at " + std::to_string(side) + ": " + m.failure);
-      const double rate = mpix_per_s(pixels, m.median_ms);
-      if (v->path == Path::Fft) fft_rate = rate;
-      else best = std::max(best, rate);
-      over_budget[v] = m.median_ms > s.budget_ms;
-      r.row({std::to_string(side) + "x" + std::to_string(side), std::to_string(side), std::to_string(side),
-             v->id, v->name, to_string(m.path), hb::fixed(m.median_ms, 3), hb::fixed(rate, 1),
-             hb::fixed(gtpix_per_s(pixels, t.pixels.size(), m.median_ms), 2),
-             !m.checked ? "skipped" : m.ok() ? "exact" : "FAIL"});
-    }
-    if (best > 0 && fft_rate > 0) {
-      best_direct.emplace_back(side, best);
-      fft.emplace_back(side, fft_rate);
-    }
-  }
-  // The crossover: the smallest size from which on the FFT route beats every direct variant.
-  std::string crossover = "not measured (run the direct variants and variant 9 together)";
-  if (!fft.empty()) {
-    int from = -1;
-    for (std::size_t i = fft.size(); i-- > 0;) {
-      if (fft[i].second > best_direct[i].second) from = fft[i].first;
-      else break;
-    }
-    crossover = from < 0 ? "the FFT route is slower than the best direct variant at every measured size"
-                         : "the FFT route beats every direct variant from " + std::to_string(from) +
-                               " x " + std::to_string(from) + " on";
-  }
-  r.fact("FFT crossover", crossover);
-  r.print(std::cout, opt.csv);
-}
-
-}  // namespace
 
 int driver_main(int argc, char** argv) {
   const char* program = "normalized_cross_correlation";
@@ -557,25 +522,24 @@ int driver_main(int argc, char** argv) {
     ProblemOptions po;
     add_problem_options(cli.app(), po);
     bool sweep = false, only_neighbourhood = false;
-    SweepSettings settings;
-    settings.sizes = {8, 12, 16, 24, 32, 40, 48, 52, 64, 80, 96, 128, 160, 192, 256};
+    std::vector<int> sizes = {8, 12, 16, 24, 32, 40, 48, 52, 64, 80, 96, 128, 160, 192, 256};
+    double budget_ms = 100.0;
     cli.app().add_flag("--sweep", sweep, "print the template-size sweep (figure 15.6) instead");
     cli.app()
-        .add_option("--sizes", settings.sizes, "template sides of the sweep")
+        .add_option("--sizes", sizes, "template sides of the sweep")
         ->check(CLI::Range(1, kMaxTemplateSide))
         ->delimiter(',')
         ->capture_default_str();
     cli.app()
-        .add_option("--budget-ms", settings.budget_ms,
+        .add_option("--budget-ms", budget_ms,
                     "sweep: leave a variant out of larger templates once a call takes longer "
                     "(0.001 to 1e6)")
         ->capture_default_str();
     cli.app().add_flag("--neighbourhood", only_neighbourhood,
                        "print only the 9 x 9 neighbourhood of the template position");
     if (!cli.parse(argc, argv)) return 0;
-    reject_n(cli);
-    hb::require_range(settings.budget_ms, 1e-3, 1e6, "--budget-ms");
-    note_given_options(cli.app(), po);
+    finish_parse(cli, po);
+    hb::require_range(budget_ms, 1e-3, 1e6, "--budget-ms");
     if (sweep && only_neighbourhood) throw hb::UsageError("--sweep and --neighbourhood: choose one");
     if (sweep && !po.output.empty())
       throw hb::UsageError("--output writes the coefficients of one template, not of a --sweep");
@@ -590,15 +554,12 @@ int driver_main(int argc, char** argv) {
     if (sweep && chosen.empty()) throw hb::UsageError("--sweep measures GPU variants; --variant 0 has none");
     const bool gpu_needed = !only_neighbourhood && !chosen.empty();
     if (gpu_needed) require_texture_size(p);
-    hb::DeviceInfo dev;
-    if (gpu_needed) {
-      hb::select_device(opt.device);
-      dev = hb::query_device(opt.device);
-    }
+    const std::optional<hb::DeviceInfo> dev = open_device(gpu_needed, opt);
     std::vector<std::string> failures;
 
     if (sweep) {
-      run_sweep(p, opt, settings, chosen, dev, cli.command_line(), failures);
+      run_sweep(p, opt, sizes, budget_ms, chosen, *dev, cli.command_line(), failures);
+      write_outputs(po, p, nullptr);
     } else {
       const Reference ref = compute_reference(p.image, p.tmpl);
       const int cx = p.tmpl.x + p.tmpl.width / 2, cy = p.tmpl.y + p.tmpl.height / 2;
@@ -606,9 +567,8 @@ int driver_main(int argc, char** argv) {
         std::vector<std::string> columns = {"dy \\ dx"};
         for (int dx = -4; dx <= 4; ++dx) columns.push_back(std::to_string(dx));
         hb::Report nb(columns);
-        nb.fact("program", std::string(program) + " (neighbourhood of the template, section 15.2)");
-        nb.fact("command", cli.command_line());
-        nb.fact("date", hb::today_utc());
+        add_run_facts(nb, std::string(program) + " (neighbourhood of the template, section 15.2)",
+                      cli.command_line(), nullptr);
         nb.fact("image", describe_image(p));
         nb.fact("template", describe_template(p.tmpl));
         nb.fact("centre", "output (" + std::to_string(cx) + ", " + std::to_string(cy) +
@@ -624,14 +584,8 @@ int driver_main(int argc, char** argv) {
       }
       std::vector<float> picture = to_float(ref.coefficients);
       if (!only_neighbourhood) {
-        hb::Report r(rate_columns());
-        add_run_facts(r, program, cli.command_line(), gpu_needed ? &dev : nullptr);
-        r.fact("image", describe_image(p));
-        r.fact("template", describe_template(p.tmpl));
-        r.fact("CPU threads", std::to_string(ref.threads));
-        add_rate_facts(r, opt);
-        const std::size_t pixels = p.image.pixels.size(), tpix = p.tmpl.pixels.size();
-        r.row(cpu_row(variants().front(), ref, pixels, tpix));
+        hb::Report r = rate_report(program, cli.command_line(), dev ? &*dev : nullptr, p, &ref, opt);
+        r.row(cpu_row(ref, p));
         if (gpu_needed) {
           Bench bench(p.image);
           bench.set_template(p.tmpl);
@@ -640,7 +594,7 @@ int driver_main(int argc, char** argv) {
             const Measurement m = bench.run(*v, opt.iters, opt.no_check ? nullptr : &ref);
             if (std::string(v->id) == "1") variant1_ms = m.median_ms;
             if (!m.ok()) failures.push_back("variant " + std::string(v->id) + ": " + m.failure);
-            r.row(gpu_row(*v, m, pixels, tpix, ref.ms, variant1_ms));
+            r.row(gpu_row(*v, m, p, ref.ms, variant1_ms));
             if (chosen.size() == 1) picture = bench.coefficients();
           }
         }
@@ -651,9 +605,8 @@ int driver_main(int argc, char** argv) {
                     << ", " << p.tmpl.y << "), so it matches itself at (" << cx << ", " << cy << ").\n";
         }
       }
-      write_picture(po.output, picture, p.image.width, p.image.height);
+      write_outputs(po, p, &picture);
     }
-    write_input_image(po, p);
     if (!failures.empty()) {
       std::string msg = std::to_string(failures.size()) + " variant(s) differ from the CPU: ";
       for (std::size_t i = 0; i < failures.size() && i < 3; ++i) msg += (i ? " | " : "") + failures[i];

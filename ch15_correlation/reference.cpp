@@ -2,19 +2,28 @@
 // one template pixel at a time, in 64-bit integers: slow, obvious, and exact. Every GPU
 // variant is checked against it, sums bit for bit and coefficients within
 // kCoefficientTolerance.
+/* [changed]
+Variant 0 is the reference: the CPU computes the three sums of every output pixel directly, one
+template pixel at a time, as 64-bit integers, and the coefficient in double from them and the
+template's statistics, which it computes once (section 15.1). Every GPU variant is checked
+against it: the sums bit for bit, the coefficients within kCoefficientTolerance. Its rate is the
+"x CPU" column's reference (all hardware threads).
+[changed] */
 //
-// Also the templates: cutting, validating and their statistics (section 15.1).
-#include "reference.h"
-
+// Also the templates (cutting, validating and their statistics, section 15.1), and the log
+// transform that turns coefficients into a picture (figure 15.2).
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <thread>
 #include <utility>
 
+#include "correlation.h"
 #include "hb/error.h"
 
 namespace ch15 {
+
+namespace {
 
 TemplateStats template_stats(const std::uint8_t* pixels, std::size_t count) {
   TemplateStats t;
@@ -30,62 +39,6 @@ TemplateStats template_stats(const std::uint8_t* pixels, std::size_t count) {
                 static_cast<double>(t.sum) * static_cast<double>(t.sum);
   return t;
 }
-
-void validate_template_size(int width, int height) {
-  if (width < 1 || height < 1) {
-    throw hb::UsageError("--wTemplate " + std::to_string(width) + " --hTemplate " +
-                         std::to_string(height) + ": the template must be at least 1 x 1");
-  }
-  if (width > kMaxTemplateSide || height > kMaxTemplateSide) {
-    throw hb::UsageError("--wTemplate " + std::to_string(width) + " --hTemplate " +
-                         std::to_string(height) + ": each side must be at most " +
-                         std::to_string(kMaxTemplateSide));
-  }
-  if (static_cast<long long>(width) * height > kMaxTemplatePixels) {
-    throw hb::UsageError("template of " + std::to_string(width) + " x " + std::to_string(height) +
-                         " pixels: more than " + std::to_string(kMaxTemplatePixels) +
-                         " pixels (the sums would not fit 32 bits)");
-  }
-}
-
-Template make_template(std::vector<std::uint8_t> pixels, int width, int height) {
-  validate_template_size(width, height);
-  if (pixels.size() != static_cast<std::size_t>(width) * height)
-    throw std::logic_error("make_template: pixel count does not match the size");
-  Template t;
-  t.width = width;
-  t.height = height;
-  t.pixels = std::move(pixels);
-  t.stats = template_stats(t.pixels.data(), t.pixels.size());
-  return t;
-}
-
-Template cut_template(const hb::GrayImage& image, int x, int y, int width, int height) {
-  validate_template_size(width, height);
-  if (x < 0 || y < 0 || x > image.width - width || y > image.height - height) {
-    throw hb::UsageError("template " + std::to_string(width) + " x " + std::to_string(height) +
-                         " at (" + std::to_string(x) + ", " + std::to_string(y) +
-                         ") (--xTemplate --yTemplate --wTemplate --hTemplate) is not inside the " +
-                         std::to_string(image.width) + " x " + std::to_string(image.height) +
-                         " image");
-  }
-  std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width) * height);
-  for (int j = 0; j < height; ++j)
-    for (int i = 0; i < width; ++i) pixels[static_cast<std::size_t>(j) * width + i] = image.at(x + i, y + j);
-  Template t = make_template(std::move(pixels), width, height);
-  if (t.stats.variance == 0) {
-    throw hb::UsageError("template " + std::to_string(width) + " x " + std::to_string(height) +
-                         " at (" + std::to_string(x) + ", " + std::to_string(y) +
-                         ") is flat (every pixel is " + std::to_string(t.pixels[0]) +
-                         "): the normalized correlation is undefined");
-  }
-  t.x = x;
-  t.y = y;
-  return t;
-}
-
-
-namespace {
 
 // [corr0-sums]
 // The sums of output row y: every template pixel times the image pixel under it, with the
@@ -128,24 +81,61 @@ void sums_of_row(const hb::GrayImage& image, const Template& t, int y, ExactSums
 }
 // [corr0-sums]
 
-template <typename T>
-Peak peak_of(const std::vector<T>& values, int width) {
-  Peak p;
-  bool found = false;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const double v = static_cast<double>(values[i]);
-    if (std::isnan(v)) continue;
-    if (!found || v > p.value) {
-      found = true;
-      p.value = v;
-      p.x = static_cast<int>(i % static_cast<std::size_t>(width));
-      p.y = static_cast<int>(i / static_cast<std::size_t>(width));
-    }
-  }
-  return p;
+// [corr0-coefficient]
+double cpu_coefficient(const ExactSums& s, const TemplateStats& t) {
+  const std::int64_t numerator = t.n * s.sum_it - s.sum_i * t.sum;
+  const std::int64_t variance = t.n * s.sum_isq - s.sum_i * s.sum_i;
+  if (variance <= 0 || t.variance <= 0) return 0.0;
+  return static_cast<double>(numerator) / std::sqrt(static_cast<double>(variance) * t.denom_exp);
 }
+// [corr0-coefficient]
 
 }  // namespace
+
+void validate_template_size(int width, int height) {
+  const std::string flags = "--wTemplate " + std::to_string(width) + " --hTemplate " + std::to_string(height);
+  if (width < 1 || height < 1) throw hb::UsageError(flags + ": the template must be at least 1 x 1");
+  if (width > kMaxTemplateSide || height > kMaxTemplateSide)
+    throw hb::UsageError(flags + ": each side must be at most " + std::to_string(kMaxTemplateSide));
+  if (static_cast<long long>(width) * height > kMaxTemplatePixels) {
+    throw hb::UsageError("template of " + std::to_string(width) + " x " + std::to_string(height) +
+                         " pixels: more than " + std::to_string(kMaxTemplatePixels) +
+                         " pixels (the sums would not fit 32 bits)");
+  }
+}
+
+Template make_template(std::vector<std::uint8_t> pixels, int width, int height) {
+  validate_template_size(width, height);
+  if (pixels.size() != static_cast<std::size_t>(width) * height)
+    throw std::logic_error("make_template: pixel count does not match the size");
+  Template t;
+  t.width = width;
+  t.height = height;
+  t.pixels = std::move(pixels);
+  t.stats = template_stats(t.pixels.data(), t.pixels.size());
+  return t;
+}
+
+Template cut_template(const hb::GrayImage& image, int x, int y, int width, int height) {
+  validate_template_size(width, height);
+  const std::string where = "template " + std::to_string(width) + " x " + std::to_string(height) +
+                            " at (" + std::to_string(x) + ", " + std::to_string(y) + ")";
+  if (x < 0 || y < 0 || x > image.width - width || y > image.height - height) {
+    throw hb::UsageError(where + " (--xTemplate --yTemplate --wTemplate --hTemplate) is not inside the " +
+                         std::to_string(image.width) + " x " + std::to_string(image.height) + " image");
+  }
+  std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width) * height);
+  for (int j = 0; j < height; ++j)
+    for (int i = 0; i < width; ++i) pixels[static_cast<std::size_t>(j) * width + i] = image.at(x + i, y + j);
+  Template t = make_template(std::move(pixels), width, height);
+  if (t.stats.variance == 0) {
+    throw hb::UsageError(where + " is flat (every pixel is " + std::to_string(t.pixels[0]) +
+                         "): the normalized correlation is undefined");
+  }
+  t.x = x;
+  t.y = y;
+  return t;
+}
 
 std::vector<ExactSums> cpu_sums(const hb::GrayImage& image, const Template& tmpl, int threads) {
   std::vector<ExactSums> out(static_cast<std::size_t>(image.width) * image.height);
@@ -164,49 +154,11 @@ std::vector<ExactSums> cpu_sums(const hb::GrayImage& image, const Template& tmpl
   return out;
 }
 
-// [corr0-coefficient]
-double cpu_coefficient(const ExactSums& s, const TemplateStats& t) {
-  const std::int64_t numerator = t.n * s.sum_it - s.sum_i * t.sum;
-  const std::int64_t variance = t.n * s.sum_isq - s.sum_i * s.sum_i;
-  if (variance <= 0 || t.variance <= 0) return 0.0;
-  return static_cast<double>(numerator) / std::sqrt(static_cast<double>(variance) * t.denom_exp);
-}
-// [corr0-coefficient]
-
 std::vector<double> cpu_coefficients(const std::vector<ExactSums>& sums, const TemplateStats& t) {
   std::vector<double> c(sums.size());
   for (std::size_t i = 0; i < sums.size(); ++i) c[i] = cpu_coefficient(sums[i], t);
   return c;
 }
-
-SummedAreaTables summed_area_tables(const hb::GrayImage& image, int template_width,
-                                    int template_height) {
-  SummedAreaTables s;
-  const int pw = image.width + template_width - 1, ph = image.height + template_height - 1;
-  s.width = pw + 1;
-  s.height = ph + 1;
-  s.sum.assign(static_cast<std::size_t>(s.width) * s.height, 0);
-  s.sum_sq.assign(s.sum.size(), 0);
-  const int x_off = window_x_offset(template_width), y_off = window_y_offset(template_height);
-  for (int v = 0; v < ph; ++v) {
-    const int iy = std::clamp(v + y_off, 0, image.height - 1);
-    std::uint64_t row = 0, row_sq = 0;
-    for (int u = 0; u < pw; ++u) {
-      const std::uint64_t p = image.at(std::clamp(u + x_off, 0, image.width - 1), iy);
-      row += p;
-      row_sq += p * p;
-      const std::size_t at = static_cast<std::size_t>(v + 1) * s.width + (u + 1);
-      const std::size_t above = static_cast<std::size_t>(v) * s.width + (u + 1);
-      s.sum[at] = s.sum[above] + row;
-      s.sum_sq[at] = s.sum_sq[above] + row_sq;
-    }
-  }
-  return s;
-}
-
-Peak cpu_peak(const std::vector<double>& values, int width) { return peak_of(values, width); }
-
-Peak cpu_peak(const std::vector<float>& values, int width) { return peak_of(values, width); }
 
 std::uint8_t log_transform_pixel(double c) {
   if (!(c > 0.0)) return 0;  // negative, zero and NaN

@@ -49,28 +49,6 @@ const std::vector<Variant>& variants() {
   return table;
 }
 
-namespace {
-
-// A texture object over a 2D cudaArray of bytes, set up as the book's texture references
-// were: unnormalized coordinates, point sampling, and clamping at the edges, so that a fetch
-// outside the image returns the nearest edge pixel.
-cudaTextureObject_t make_texture(cudaArray_t array) {
-  cudaResourceDesc res{};
-  res.resType = cudaResourceTypeArray;
-  res.res.array.array = array;
-  cudaTextureDesc tex{};
-  tex.addressMode[0] = cudaAddressModeClamp;
-  tex.addressMode[1] = cudaAddressModeClamp;
-  tex.filterMode = cudaFilterModePoint;
-  tex.readMode = cudaReadModeElementType;
-  tex.normalizedCoords = 0;
-  cudaTextureObject_t obj = 0;
-  HB_CUDA_CHECK(cudaCreateTextureObject(&obj, &res, &tex, nullptr));
-  return obj;
-}
-
-}  // namespace
-
 Workspace::TextureImage::TextureImage(const std::uint8_t* pixels, int width, int height) {
   const cudaChannelFormatDesc desc = cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);
   HB_CUDA_CHECK(cudaMallocArray(&array, &desc, static_cast<std::size_t>(width),
@@ -79,7 +57,19 @@ Workspace::TextureImage::TextureImage(const std::uint8_t* pixels, int width, int
     HB_CUDA_CHECK(cudaMemcpy2DToArray(array, 0, 0, pixels, static_cast<std::size_t>(width),
                                       static_cast<std::size_t>(width),
                                       static_cast<std::size_t>(height), cudaMemcpyHostToDevice));
-    texture = make_texture(array);
+    // Set up as the book's texture references were: unnormalized coordinates, point sampling,
+    // and clamping at the edges, so that a fetch outside the image returns the nearest edge
+    // pixel.
+    cudaResourceDesc res{};
+    res.resType = cudaResourceTypeArray;
+    res.res.array.array = array;
+    cudaTextureDesc tex{};
+    tex.addressMode[0] = cudaAddressModeClamp;
+    tex.addressMode[1] = cudaAddressModeClamp;
+    tex.filterMode = cudaFilterModePoint;
+    tex.readMode = cudaReadModeElementType;
+    tex.normalizedCoords = 0;
+    HB_CUDA_CHECK(cudaCreateTextureObject(&texture, &res, &tex, nullptr));
   } catch (...) {
     (void)cudaFreeArray(array);
     throw;
@@ -89,19 +79,6 @@ Workspace::TextureImage::TextureImage(const std::uint8_t* pixels, int width, int
 Workspace::TextureImage::~TextureImage() {
   if (texture != 0) (void)cudaDestroyTextureObject(texture);
   if (array != nullptr) (void)cudaFreeArray(array);
-}
-
-Workspace::TextureImage::TextureImage(TextureImage&& other) noexcept
-    : array(std::exchange(other.array, nullptr)), texture(std::exchange(other.texture, 0)) {}
-
-Workspace::TextureImage& Workspace::TextureImage::operator=(TextureImage&& other) noexcept {
-  if (this != &other) {
-    if (texture != 0) (void)cudaDestroyTextureObject(texture);
-    if (array != nullptr) (void)cudaFreeArray(array);
-    array = std::exchange(other.array, nullptr);
-    texture = std::exchange(other.texture, 0);
-  }
-  return *this;
 }
 
 Workspace::Workspace(const hb::GrayImage& image) : width_(image.width), height_(image.height) {

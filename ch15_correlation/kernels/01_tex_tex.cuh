@@ -15,7 +15,7 @@ unsigned 32-bit integers, exact for every template we accept.
 [notes] */
 #pragma once
 
-#include "correlation.h"
+#include "common.h"
 
 namespace ch15 {
 

@@ -30,7 +30,7 @@ seven kernels or library calls.
 #include <cstdint>
 #include <string>
 
-#include "correlation.h"
+#include "common.h"
 
 namespace ch15 {
 

@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "correlation.h"
-#include "reference.h"
 #include "hb/capability.h"
 #include "hb/coin_scene.h"
 #include "hb/device.h"

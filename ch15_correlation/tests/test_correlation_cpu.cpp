@@ -22,8 +22,7 @@
 
 #include "correlation.h"
 #include "figures/figures.h"
-#include "fragments.h"
-#include "reference.h"
+#include "kernels/fragments.h"
 #include "hb/coin_scene.h"
 #include "hb/error.h"
 #include "hb/pgm.h"
@@ -112,6 +111,55 @@ std::vector<std::uint32_t> emulate_tile(const hb::GrayImage& img, const Template
 
 std::uint8_t tile_byte(const std::vector<std::uint32_t>& tile, int words, int r, int byte) {
   return static_cast<std::uint8_t>(tile[static_cast<std::size_t>(r) * words + byte / 4] >> (8 * (byte % 4)));
+}
+
+// The summed-area tables (integral images) of an image clamp-padded for a template of
+// template_width x template_height: P(u, v) = I(clamp(u + x_offset), clamp(v + y_offset))
+// for 0 <= u < W + template_width - 1 and 0 <= v < H + template_height - 1, and
+// S(u, v) = the sum of P over [0, u) x [0, v), with S(0, .) = S(., 0) = 0; the same for P^2.
+struct SummedAreaTables {
+  int width = 0;   // columns of S: W + template_width
+  int height = 0;  // rows of S: H + template_height
+  std::vector<std::uint64_t> sum;     // S of P, row-major, width x height
+  std::vector<std::uint64_t> sum_sq;  // S of P^2
+
+  // Sum of P over the w x h window of output (x, y).
+  std::uint64_t box(int x, int y, int w, int h) const { return box_of(sum, x, y, w, h); }
+  // Sum of P^2 over the w x h window of output (x, y).
+  std::uint64_t box_sq(int x, int y, int w, int h) const { return box_of(sum_sq, x, y, w, h); }
+
+ private:
+  std::uint64_t box_of(const std::vector<std::uint64_t>& s, int x, int y, int w, int h) const {
+    const auto at = [&](int u, int v) { return s[static_cast<std::size_t>(v) * width + u]; };
+    return at(x + w, y + h) - at(x, y + h) - at(x + w, y) + at(x, y);
+  }
+};
+
+// The summed-area tables of an image for templates of the given size: a CPU model of the
+// denominator of the FFT route (variant 9, section 15.8).
+SummedAreaTables summed_area_tables(const hb::GrayImage& image, int template_width,
+                                    int template_height) {
+  SummedAreaTables s;
+  const int pw = image.width + template_width - 1, ph = image.height + template_height - 1;
+  s.width = pw + 1;
+  s.height = ph + 1;
+  s.sum.assign(static_cast<std::size_t>(s.width) * s.height, 0);
+  s.sum_sq.assign(s.sum.size(), 0);
+  const int x_off = ch15::window_x_offset(template_width), y_off = ch15::window_y_offset(template_height);
+  for (int v = 0; v < ph; ++v) {
+    const int iy = std::clamp(v + y_off, 0, image.height - 1);
+    std::uint64_t row = 0, row_sq = 0;
+    for (int u = 0; u < pw; ++u) {
+      const std::uint64_t p = image.at(std::clamp(u + x_off, 0, image.width - 1), iy);
+      row += p;
+      row_sq += p * p;
+      const std::size_t at = static_cast<std::size_t>(v + 1) * s.width + (u + 1);
+      const std::size_t above = static_cast<std::size_t>(v) * s.width + (u + 1);
+      s.sum[at] = s.sum[above] + row;
+      s.sum_sq[at] = s.sum_sq[above] + row_sq;
+    }
+  }
+  return s;
 }
 
 }  // namespace
@@ -279,7 +327,7 @@ TEST_CASE("summed-area tables give the same box sums as the direct sums") {
     INFO("template " << w << " x " << h);
     const Template t = random_template(w, h, 8);
     const auto sums = ch15::cpu_sums(img, t, 2);
-    const ch15::SummedAreaTables s = ch15::summed_area_tables(img, w, h);
+    const SummedAreaTables s = summed_area_tables(img, w, h);
     CHECK(s.width == img.width + w);
     CHECK(s.height == img.height + h);
     for (int y = 0; y < img.height; ++y)
@@ -299,7 +347,7 @@ TEST_CASE("summed-area tables that wrap around in 32 bits still give exact box s
   img.width = 700;
   img.height = 300;
   img.pixels.assign(static_cast<std::size_t>(img.width) * img.height, 255);
-  const ch15::SummedAreaTables s = ch15::summed_area_tables(img, 256, 256);
+  const SummedAreaTables s = summed_area_tables(img, 256, 256);
   CHECK(s.sum_sq.back() > 0xffffffffull);  // the table itself does not fit 32 bits
   const auto wrapped = [&](int u, int v) {
     return static_cast<std::uint32_t>(s.sum_sq[static_cast<std::size_t>(v) * s.width + u]);
@@ -967,10 +1015,15 @@ TEST_CASE("every variant's section names its source and its row of the committed
     INFO(rate[0].str() << " against " << row.at("Mpix/s") << " Mpix/s");
     CHECK(hb::shows_rounded(rate[1].str(), row.at("Mpix/s")));
   }
-  // Every file of kernels/ is the source of its variant's section.
+  // Every file of kernels/ is the source of its variant's section, or a header the kernels
+  // share (.h), which the page names.
   const std::string kernels = std::string(CH15_SOURCE_DIR) + "/kernels";
   for (const auto& entry : std::filesystem::directory_iterator(kernels)) {
     INFO(entry.path());
-    CHECK(linked.count("kernels/" + entry.path().filename().string()) == 1);
+    const std::string file = "kernels/" + entry.path().filename().string();
+    if (entry.path().extension() == ".h")
+      CHECK(readme.find("`" + file + "`") != std::string::npos);
+    else
+      CHECK(linked.count(file) == 1);
   }
 }
