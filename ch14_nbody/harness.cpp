@@ -1,36 +1,318 @@
-// How chapter 14 measures and checks a variant, the command line of its programs, the report
-// facts, and the host side of the CPU variants: the SIMD level, thread counts, the CPU's name.
+// The host side of chapter 14: the inputs, the float64 reference and its tolerance, the leapfrog
+// on the host with the energy and momentum in double, the SIMD level and threads of the CPU
+// variants, how a variant is measured and checked, the command line, the report facts, and the
+// programs: each variant's own and the driver (main.cpp is their main()).
+//
+// nbody: the chapter driver. In one run it reproduces the text's Table 14.4 on the machine it
+// runs on (the CPU variants next to every GPU kernel, in interactions per second), then runs a
+// short leapfrog simulation with the fastest kernel, reports how well it conserved energy and
+// momentum, and can write a picture of the bodies. With --unroll-sweep it reproduces Table 14.1
+// (gpu_aos) or Table 14.2 (gpu_shared), or sweeps the bodies per thread of our kernel.
+//
+// The CPU rows run on fewer bodies than the GPU rows (the scalar ones on 4K: at about 1e8
+// interactions/s a 64K-body evaluation takes most of a minute). Interactions per second hardly
+// depend on N once N is a few thousand, so the rows compare; the table says how many bodies
+// each row used.
 #include "nbody.h"
-
-#include "hb/bandwidth.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <sstream>
 
 #include <omp.h>
 
-#include "hb/capability.h"
-#include "hb/cli.h"
-#include "hb/error.h"
+#include "hb/bandwidth.h"
 #include "hb/files.h"
-#include "hb/memory.h"
+#include "hb/random.h"
+#include "hb/report.h"
 #include "hb/timing.h"
-#include "interaction.h"
+#include "kernels/interaction.h"
 
 namespace ch14 {
 
+// ------------------------------------------------------------------ inputs and the reference
+
+HostBodies::HostBodies(std::vector<float4> bodies) : n(bodies.size()), aos(std::move(bodies)) {
+  sync_soa();
+}
+
+void HostBodies::sync_soa() {
+  const std::size_t padded = (n + kSoaPad - 1) / kSoaPad * kSoaPad;
+  x.assign(padded, 0.0f);
+  y.assign(padded, 0.0f);
+  z.assign(padded, 0.0f);
+  m.assign(padded, 0.0f);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = aos[i].x;
+    y[i] = aos[i].y;
+    z[i] = aos[i].z;
+    m[i] = aos[i].w;
+  }
+}
+
+HostBodies random_bodies(std::size_t n, std::uint64_t seed) {
+  std::vector<float4> b(n);
+  const float mass_scale = 1.0f / static_cast<float>(std::max<std::size_t>(n, 1));
+  for (std::size_t i = 0; i < n; ++i) {
+    b[i].x = hb::uniform_float(seed, 4 * i + 0, -1.0f, 1.0f);
+    b[i].y = hb::uniform_float(seed, 4 * i + 1, -1.0f, 1.0f);
+    b[i].z = hb::uniform_float(seed, 4 * i + 2, -1.0f, 1.0f);
+    b[i].w = hb::uniform_float(seed, 4 * i + 3, 0.5f, 1.5f) * mass_scale;
+  }
+  return HostBodies(std::move(b));
+}
+
+State disk_galaxy(std::size_t n, std::uint64_t seed, float softening_sq) {
+  State s;
+  std::vector<float4> b(n);
+  s.vel.assign(3 * n, 0.0f);
+  const double mass = 1.0 / static_cast<double>(std::max<std::size_t>(n, 1));
+  const double two_pi = 6.283185307179586;
+  double px = 0, py = 0, pz = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto u = [&](int k) { return double(hb::uniform_float(seed, 8 * i + k, 0.0f, 1.0f)); };
+    // Uniform surface density: the mass inside radius r is r^2.
+    const double r = std::sqrt(u(0));
+    const double phi = two_pi * u(1);
+    const double zpos = 0.02 * (u(2) - 0.5);
+    // Circular speed for the (softened) mass inside r, as if it sat at the centre.
+    const double v = std::sqrt(r * r * r * r / std::pow(r * r + softening_sq, 1.5));
+    const double jitter = 0.05;
+    const double vx = -v * std::sin(phi) + jitter * (u(3) - 0.5);
+    const double vy = v * std::cos(phi) + jitter * (u(4) - 0.5);
+    const double vz = jitter * (u(5) - 0.5);
+    b[i] = make_float4(float(r * std::cos(phi)), float(r * std::sin(phi)), float(zpos),
+                       float(mass));
+    s.vel[3 * i + 0] = float(vx);
+    s.vel[3 * i + 1] = float(vy);
+    s.vel[3 * i + 2] = float(vz);
+    px += vx;
+    py += vy;
+    pz += vz;
+  }
+  // Equal masses: zero total momentum means zero mean velocity.
+  for (std::size_t i = 0; i < n; ++i) {
+    s.vel[3 * i + 0] -= float(px / double(n));
+    s.vel[3 * i + 1] -= float(py / double(n));
+    s.vel[3 * i + 2] -= float(pz / double(n));
+  }
+  s.bodies = HostBodies(std::move(b));
+  return s;
+}
+
+// [nbody-reference]
+Reference reference_forces(const HostBodies& bodies, float softening_sq,
+                           std::vector<std::size_t> rows) {
+  Reference ref;
+  ref.n = bodies.n;
+  if (rows.empty()) {
+    rows.resize(bodies.n);
+    for (std::size_t i = 0; i < bodies.n; ++i) rows[i] = i;
+  }
+  ref.rows = std::move(rows);
+  ref.accel.assign(3 * ref.rows.size(), 0.0);
+  ref.magnitude.assign(ref.rows.size(), 0.0);
+  const double eps2 = softening_sq;
+  const long long count = static_cast<long long>(ref.rows.size());
+#pragma omp parallel for schedule(dynamic, 16)
+  for (long long r = 0; r < count; ++r) {
+    const float4 me = bodies.aos[ref.rows[r]];
+    double ax = 0, ay = 0, az = 0, mag = 0;
+    for (std::size_t j = 0; j < bodies.n; ++j) {
+      const float4 b = bodies.aos[j];
+      double fx, fy, fz;
+      bodyBodyInteraction<double>(fx, fy, fz, me.x, me.y, me.z, b.x, b.y, b.z, b.w, eps2);
+      ax += fx;
+      ay += fy;
+      az += fz;
+      mag += std::sqrt(fx * fx + fy * fy + fz * fz);
+    }
+    ref.accel[3 * r + 0] = ax;
+    ref.accel[3 * r + 1] = ay;
+    ref.accel[3 * r + 2] = az;
+    ref.magnitude[r] = mag;
+  }
+  return ref;
+}
+// [nbody-reference]
+
+std::vector<std::size_t> sample_rows(std::size_t n, std::size_t count) {
+  std::vector<std::size_t> rows;
+  if (count >= n) {
+    for (std::size_t i = 0; i < n; ++i) rows.push_back(i);
+    return rows;
+  }
+  for (std::size_t k = 0; k < count; ++k) rows.push_back(k * (n - 1) / std::max<std::size_t>(count - 1, 1));
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  return rows;
+}
+
+double tolerance_factor(std::size_t n) {
+  const double u = std::ldexp(1.0, -24);
+  return u * (32.0 + 4.0 * std::sqrt(static_cast<double>(n)));
+}
+
+hb::CompareResult check_forces(const float* got, const Reference& ref) {
+  hb::detail::MismatchLog log;
+  const double tau = tolerance_factor(ref.n);
+  double worst = 0.0;
+  for (std::size_t r = 0; r < ref.rows.size(); ++r) {
+    const std::size_t i = ref.rows[r];
+    const double tol = tau * ref.magnitude[r];
+    for (int c = 0; c < 3; ++c) {
+      const double g = got[3 * i + c];
+      const double w = ref.accel[3 * r + c];
+      const double err = std::fabs(g - w);
+      const double scaled = tol > 0 ? err / tol : (err > 0 ? INFINITY : 0.0);
+      worst = std::isnan(err) ? INFINITY : std::max(worst, scaled);
+      if (!(err <= tol)) {
+        std::ostringstream e;
+        e.precision(3);
+        e << scaled << " x tolerance (body " << i << ", " << "xyz"[c] << ")";
+        log.add(3 * i + c, hb::detail::to_text(g), hb::detail::to_text(w), e.str());
+      }
+    }
+  }
+  return log.finish(3 * ref.rows.size(), worst, "force components");
+}
+
+// [nbody-energy]
+Energy measure_energy(const State& s, float softening_sq) {
+  Energy e;
+  const std::vector<float4>& b = s.bodies.aos;
+  const long long n = static_cast<long long>(b.size());
+  // The SOA copy, so that the inner loop vectorizes (4 doubles per AVX2 register).
+  const float* x = s.bodies.x.data();
+  const float* y = s.bodies.y.data();
+  const float* z = s.bodies.z.data();
+  const float* m = s.bodies.m.data();
+  const double eps2 = softening_sq;
+  double potential = 0.0;
+  // Row i pairs with the bodies after it; the rows get shorter, so hand them out dynamically.
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : potential)
+  for (long long i = 0; i < n; ++i) {
+    const double xi = x[i], yi = y[i], zi = z[i];
+    double row = 0.0;
+#pragma omp simd reduction(+ : row)
+    for (long long j = i + 1; j < n; ++j) {
+      const double dx = x[j] - xi, dy = y[j] - yi, dz = z[j] - zi;
+      row += m[j] / std::sqrt(dx * dx + dy * dy + dz * dz + eps2);
+    }
+    potential -= m[i] * row;
+  }
+  e.potential = potential;
+  for (long long i = 0; i < n; ++i) {
+    const double mi = b[i].w;
+    const double vx = s.vel[3 * i], vy = s.vel[3 * i + 1], vz = s.vel[3 * i + 2];
+    const double v2 = vx * vx + vy * vy + vz * vz;
+    e.kinetic += 0.5 * mi * v2;
+    e.momentum[0] += mi * vx;
+    e.momentum[1] += mi * vy;
+    e.momentum[2] += mi * vz;
+    e.momentum_scale += mi * std::sqrt(v2);
+  }
+  return e;
+}
+// [nbody-energy]
+
+Drift drift_between(const Energy& before, const Energy& after) {
+  Drift d;
+  const double e0 = before.total();
+  d.energy = e0 != 0.0 ? std::fabs(after.total() - e0) / std::fabs(e0) : std::fabs(after.total());
+  double dp2 = 0.0;
+  for (int c = 0; c < 3; ++c) {
+    const double dp = after.momentum[c] - before.momentum[c];
+    dp2 += dp * dp;
+  }
+  const double scale = std::max(before.momentum_scale, after.momentum_scale);
+  d.momentum = scale > 0.0 ? std::sqrt(dp2) / scale : std::sqrt(dp2);
+  return d;
+}
+
+// [nbody-leapfrog-host]
+double simulate_host(State& s, const HostForces& forces, int steps, float dt) {
+  const std::size_t n = s.bodies.n;
+  std::vector<float> a(3 * n);
+  hb::HostTimer timer;
+  forces(s.bodies, a.data());
+  for (int step = 0; step < steps; ++step) {
+    for (std::size_t i = 0; i < n; ++i) kick_body(&s.vel[3 * i], &a[3 * i], 0.5f * dt);
+    for (std::size_t i = 0; i < n; ++i) drift_body(s.bodies.aos[i], &s.vel[3 * i], dt);
+    s.bodies.sync_soa();
+    forces(s.bodies, a.data());
+    for (std::size_t i = 0; i < n; ++i) kick_body(&s.vel[3 * i], &a[3 * i], 0.5f * dt);
+  }
+  return timer.elapsed_ms();
+}
+// [nbody-leapfrog-host]
+
+// ------------------------------------------------------------------ the CPU's SIMD levels
+
 namespace {
 
-// "bodies per thread" -> "--bodies-per-thread"
-std::string knob_flag(const char* param_name) {
-  std::string f = "--";
-  for (const char* c = param_name; *c; ++c) f += *c == ' ' ? '-' : *c;
-  return f;
+// Name and floats per register of each Isa, in the order of the enum.
+constexpr struct {
+  const char* name;
+  int width;
+} kIsas[] = {{"scalar", 1}, {"SSE", 4}, {"AVX2+FMA", 8}, {"AVX-512F", 16}};
+
+}  // namespace
+
+std::string isa_name(Isa isa) { return kIsas[static_cast<int>(isa)].name; }
+
+int isa_width(Isa isa) { return kIsas[static_cast<int>(isa)].width; }
+
+bool isa_available(Isa isa) {
+#if defined(__x86_64__)
+  // __builtin_cpu_supports also checks that the operating system saves the wide registers.
+  switch (isa) {
+    case Isa::None: return true;
+    case Isa::Sse: return true;  // part of x86-64
+    case Isa::Avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case Isa::Avx512: return __builtin_cpu_supports("avx512f");
+  }
+  return false;
+#else
+  return isa == Isa::None;
+#endif
+}
+
+Isa best_isa() {
+  for (const Isa isa : {Isa::Avx512, Isa::Avx2, Isa::Sse})
+    if (isa_available(isa)) return isa;
+  return Isa::None;
+}
+
+CpuRows isa_rows(Isa isa) {
+#if defined(__x86_64__)
+  const CpuRows rows[] = {nullptr, rows_sse, rows_avx2, rows_avx512};
+  return rows[static_cast<int>(isa)];
+#else
+  (void)isa;
+  return nullptr;
+#endif
+}
+
+int cpu_threads(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
+
+// ------------------------------------------------------------------ the command line
+
+namespace {
+
+/// The range of --dt: the cold disk stays together for thousands of steps of the default 0.005.
+constexpr double kMinDt = 1e-7;
+constexpr double kMaxDt = 1.0;
+
+// The flag of \p v's knob ("--unroll", "--bodies-per-thread"), "" for a variant without one.
+std::string knob_flag(const Variant& v) {
+  if (v.param_name == nullptr) return "";
+  return std::string(v.param_name) == "unroll" ? "--unroll" : "--bodies-per-thread";
 }
 
 std::size_t parse_bodies(const std::string& text, const std::string& flag) {
@@ -39,13 +321,6 @@ std::size_t parse_bodies(const std::string& text, const std::string& flag) {
     throw hb::UsageError(flag + " " + hb::quote_arg(text) + ": must be between 1 and " +
                          std::to_string(kMaxBodies));
   return n;
-}
-
-
-int knob_value(const Variant& v, int unroll, int bodies_per_thread) {
-  if (v.param_name == nullptr) return 0;
-  const int given = std::string(v.param_name) == "unroll" ? unroll : bodies_per_thread;
-  return given > 0 ? given : v.default_param;
 }
 
 void require_knob(const Variant& v, int value, const std::string& flag) {
@@ -62,6 +337,7 @@ void require_knob(const Variant& v, int value, const std::string& flag) {
 std::optional<Options> parse_options(const ProgramSpec& spec, int argc, const char* const* argv) {
   const bool driver = spec.variant == nullptr;
   const Variant* v = spec.variant;
+  const std::string knob = driver ? "" : knob_flag(*v);
   hb::CliSpec cs;
   cs.program = spec.program;
   cs.description = spec.description;
@@ -73,19 +349,16 @@ std::optional<Options> parse_options(const ProgramSpec& spec, int argc, const ch
   CLI::App& app = cli.app();
   Options o;
   std::string bodies_text, cpu_bodies_text;
-  int unroll = 0, bodies_per_thread = 0;
   app.add_option("--bodies", bodies_text,
                  driver ? "bodies of the GPU rows and the simulation (same as --n; K/M = 2^10/2^20)"
                         : "bodies (same as --n; K/M = 2^10/2^20); default " +
                               std::to_string(v->default_bodies));
-  const bool knob_unroll = driver || (v->param_name && std::string(v->param_name) == "unroll");
-  const bool knob_r = driver || (v->param_name && std::string(v->param_name) != "unroll");
-  if (knob_unroll)
-    app.add_option("--unroll", unroll,
+  if (driver || knob == "--unroll")
+    app.add_option("--unroll", o.unroll,
                    "#pragma unroll factor of the naive and shared-memory kernels (1, 2, 4, 8, "
                    "16, 32); default: the book's best");
-  if (knob_r)
-    app.add_option("--bodies-per-thread", bodies_per_thread,
+  if (driver || knob == "--bodies-per-thread")
+    app.add_option("--bodies-per-thread", o.bodies_per_thread,
                    "bodies per thread of variant 10, also on every GPU of the multi-GPU "
                    "variants (1, 2, 4, 8); default 4");
   if (driver || v->kind == Kind::MultiGpu)
@@ -137,8 +410,6 @@ std::optional<Options> parse_options(const ProgramSpec& spec, int argc, const ch
                     "forces of the unit-sized disk measurable");
   hb::require_range(o.dt, kMinDt, kMaxDt, "--dt",
                     "larger steps throw the cold disk apart within a few steps");
-  o.unroll = unroll;
-  o.bodies_per_thread = bodies_per_thread;
 
   if (driver) {
     if (!o.variant.empty()) find_variant(o.variant);  // throws on an unknown name
@@ -149,26 +420,26 @@ std::optional<Options> parse_options(const ProgramSpec& spec, int argc, const ch
         throw hb::UsageError(std::string("--unroll-sweep ") + o.sweep +
                              ": only gpu_aos, gpu_shared and gpu_blocked have a knob to sweep");
     }
-    if (app.count("--unroll") > 0) require_knob(find_variant("6"), unroll, "--unroll");
+    if (app.count("--unroll") > 0) require_knob(find_variant("6"), o.unroll, "--unroll");
     if (app.count("--bodies-per-thread") > 0)
-      require_knob(find_variant("10"), bodies_per_thread, "--bodies-per-thread");
+      require_knob(find_variant("10"), o.bodies_per_thread, "--bodies-per-thread");
     if (!o.image.empty()) {
       if (o.steps == 0 || !o.sweep.empty())
         throw hb::UsageError("--image draws the bodies after the simulation, which --steps 0 and "
                              "--unroll-sweep leave out");
       hb::check_output_path(o.image, "--image");
     }
-  } else if (v->param_name != nullptr) {
+  } else if (!knob.empty() && app.count(knob) > 0) {
     // The value as given (0 too), the same rule as the driver's.
-    const std::string flag = knob_flag(v->param_name);
-    if (app.count(flag) > 0)
-      require_knob(*v, std::string(v->param_name) == "unroll" ? unroll : bodies_per_thread, flag);
+    require_knob(*v, knob == "--unroll" ? o.unroll : o.bodies_per_thread, knob);
   }
   return o;
 }
 
 int knob_for(const Variant& v, const Options& opt) {
-  return knob_value(v, opt.unroll, opt.bodies_per_thread);
+  if (v.param_name == nullptr) return 0;
+  const int given = knob_flag(v) == "--unroll" ? opt.unroll : opt.bodies_per_thread;
+  return given > 0 ? given : v.default_param;
 }
 
 std::size_t bodies_for(const Variant& v, const Options& opt, bool driver) {
@@ -176,22 +447,58 @@ std::size_t bodies_for(const Variant& v, const Options& opt, bool driver) {
   return opt.bodies > 0 ? opt.bodies : v.default_bodies;
 }
 
-double Measurement::interactions_per_s() const {
-  return median_ms > 0 ? double(bodies) * double(bodies) / (median_ms * 1e-3) : 0.0;
-}
+// ------------------------------------------------------------------ measuring and reporting
 
-const Reference& ReferenceCache::get(const HostBodies& bodies, float softening_sq) {
-  auto it = cache_.find(bodies.n);
-  if (it == cache_.end())
-    it = cache_.emplace(bodies.n, reference_forces(bodies, softening_sq, sample_rows(bodies.n, 256)))
-             .first;
-  return it->second;
-}
+namespace {
 
+/// Floating-point operations per body-body interaction by the convention of the text and of
+/// Harris et al. (GPU Gems 3), used only for the GFLOP/s column: "about 20 flops".
+constexpr double kFlopsPerInteraction = 20.0;
+
+/// Instructions the GPU must issue per interaction in the best case, the basis of the
+/// "% of FP32 issue bound" column: 3 FADD (the difference vector), 3 FFMA (the squared
+/// distance plus softening), 1 MUFU.RSQ (the inverse square root), 3 FMUL (mass / r^3) and
+/// 3 FFMA (the accumulation). Each warp scheduler of an SM issues one instruction per clock,
+/// so an SM issues at most 128 thread-instructions per clock: the same number as its FP32
+/// lanes, which is why hb::DeviceInfo::fp32_lanes_per_second() / 13 is the bound.
+constexpr double kIssueSlotsPerInteraction = 13.0;
+
+// One measured row.
+struct Measurement {
+  const Variant* variant = nullptr;
+  std::size_t bodies = 0;
+  int param = 0;         // the knob's value (0 when the variant has none)
+  int gpus = 1;          // GPUs used (multi-GPU variants)
+  int slices = 0;        // variant 10's column slices (0: not applicable)
+  double median_ms = 0;  // one force evaluation
+  std::optional<hb::CompareResult> check;  // empty with --no-check
+  double interactions_per_s() const {
+    return median_ms > 0 ? double(bodies) * double(bodies) / (median_ms * 1e-3) : 0.0;
+  }
+};
+
+// The float64 references of the rows the programs check (sample_rows(n, 256)), one per body
+// count, computed once and kept.
+struct ReferenceCache {
+  std::map<std::size_t, Reference> cache;
+  const Reference& get(const HostBodies& bodies, float softening_sq) {
+    auto it = cache.find(bodies.n);
+    if (it == cache.end())
+      it = cache.emplace(bodies.n, reference_forces(bodies, softening_sq, sample_rows(bodies.n, 256)))
+               .first;
+    return it->second;
+  }
+};
+
+// Runs variant v on bodies with knob param: one run from a poisoned output that is checked
+// against the reference (unless --no-check), then the median of --iters timed runs (CUDA events
+// for one GPU, the host clock for the CPU and for several GPUs). GPU variants run on the current
+// device, multi-GPU variants on devices; scratch_count is variant 10's scratch in float4 (0: one
+// column slice).
 // [nbody-measure]
 Measurement measure(const Variant& v, const HostBodies& bodies, int param, const Options& opt,
-                    ReferenceCache& refs, const std::vector<int>& devices,
-                    std::optional<std::size_t> scratch_count) {
+                    ReferenceCache& refs, const std::vector<int>& devices = {},
+                    std::optional<std::size_t> scratch_count = std::nullopt) {
   Measurement m;
   m.variant = &v;
   m.bodies = bodies.n;
@@ -223,9 +530,7 @@ Measurement measure(const Variant& v, const HostBodies& bodies, int param, const
                          d_scratch.data(), sc};
       v.gpu(p, param, stream);
       std::vector<float> out(3 * n);
-      HB_CUDA_CHECK(cudaMemcpyAsync(out.data(), d_force.data(), d_force.bytes(),
-                                    cudaMemcpyDeviceToHost, stream));
-      stream.synchronize();
+      hb::copy_to_host(out.data(), d_force.data(), out.size(), stream);
       if (check) m.check = check_forces(out.data(), refs.get(bodies, eps2));
       m.median_ms =
           hb::time_events([&](cudaStream_t s) { v.gpu(p, param, s); }, stream, 1, iters).median_ms;
@@ -249,10 +554,25 @@ Measurement measure(const Variant& v, const HostBodies& bodies, int param, const
 }
 // [nbody-measure]
 
+// The FP32 issue bound of dev in interactions/s.
 double issue_bound(const hb::DeviceInfo& dev) {
   return dev.fp32_lanes_per_second() / kIssueSlotsPerInteraction;
 }
 
+// The CPU's model name from /proc/cpuinfo ("unknown" elsewhere).
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+// Header facts every report of the chapter shares (the GPU's when dev is given).
 void add_facts(hb::Report& r, const std::string& program, const Options& opt,
                const hb::DeviceInfo* dev) {
   r.fact("program", program);
@@ -287,25 +607,175 @@ void add_facts(hb::Report& r, const std::string& program, const Options& opt,
                                     "2^-24 x sum of |terms| per row"));
 }
 
+// "ok (0.12 of tol)", "FAILED (3 of 768)", or "not checked".
 std::string check_text(const std::optional<hb::CompareResult>& c) {
   if (!c) return "not checked";
   if (c->ok) return "ok (" + hb::fixed(c->max_error, 3) + " of tol)";
   return "FAILED (" + std::to_string(c->mismatches) + " of " + std::to_string(c->count) + ")";
 }
 
+// Keeps the first failed check of a table, to fail the run once the table is printed.
+void keep_failure(const Measurement& m, std::optional<hb::CompareResult>& failure) {
+  if (m.check && !m.check->ok && !failure) failure = m.check;
+}
+
 void require_ok(const std::optional<hb::CompareResult>& c, const std::string& what) {
   if (c && !c->ok) throw hb::CheckFailed(what + ": " + c->report);
 }
 
-namespace {
+// "1.23e-06"
+std::string scientific(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
+}
 
-// The multi-GPU programs: Table 14.3, one row per GPU count 1 .. G.
-int scaling_table(const Variant& v, const Options& opt, const std::string& program) {
+// --gpus, or every GPU; more than the machine has is a usage error.
+int gpu_count_for(const Options& opt) {
   const int available = hb::device_count();
   const int g = opt.gpus > 0 ? opt.gpus : available;
   if (g > available)
     throw hb::UsageError("--gpus " + std::to_string(g) + ": this machine has " +
                          std::to_string(available) + " GPU(s)");
+  return g;
+}
+
+// What a row's variant column says: its title, knob, column slices, SIMD level and threads.
+std::string describe(const Measurement& m, const Options& opt) {
+  const Variant& v = *m.variant;
+  std::string t = v.title;
+  if (v.param_name != nullptr) t += ", " + std::string(v.param_name) + " " + std::to_string(m.param);
+  if (m.slices > 0) t += ", " + std::to_string(m.slices) + " column slices";
+  if (v.cpu == forces_cpu_simd_threads)
+    t += " (" + isa_name(best_isa()) + ", " + std::to_string(cpu_threads(opt.threads)) + " threads)";
+  if (v.kind == Kind::MultiGpu) t += ", " + std::to_string(m.gpus) + " GPU(s)";
+  return t;
+}
+
+// The columns of Table 14.4; the per-variant programs' tables have no "x CPU reference".
+std::vector<std::string> table_columns(bool driver) {
+  std::vector<std::string> c{"id", "variant", "bodies", "ms (median)", "1e9 interactions/s",
+                             "GFLOP/s (20 flops)", "% of FP32 issue bound"};
+  if (driver) c.push_back("x CPU reference");
+  c.push_back("check");
+  return c;
+}
+
+// Table 14.4: one row per variant, interactions/s, % of the FP32 issue bound and (in the
+// driver) x the CPU reference.
+void variant_table(hb::Report& r, const std::vector<const Variant*>& selected, const Options& opt,
+                   const std::optional<hb::DeviceInfo>& dev, ReferenceCache& refs,
+                   std::optional<hb::CompareResult>& failure, bool driver) {
+  double reference = 0.0;  // variant 0's interactions/s, when it ran
+  for (const Variant* v : selected) {
+    const std::size_t n = bodies_for(*v, opt, driver);
+    if (!v->cpu_supported()) {
+      r.row({std::to_string(v->id), v->title, std::to_string(n), "-", "-", "-", "-", "-",
+             "skipped: this CPU has no " + isa_name(v->isa)});
+      continue;
+    }
+    const HostBodies bodies = random_bodies(n, opt.common.seed);
+    const std::vector<int> devices =
+        v->kind == Kind::MultiGpu ? first_devices(gpu_count_for(opt)) : std::vector<int>{};
+    const Measurement m = measure(*v, bodies, knob_for(*v, opt), opt, refs, devices);
+    const double ips = m.interactions_per_s();
+    if (v->id == 0) reference = ips;
+    std::vector<std::string> row{
+        std::to_string(v->id), describe(m, opt), std::to_string(n), hb::fixed(m.median_ms, 3),
+        hb::fixed(ips / 1e9, 3), hb::fixed(ips * kFlopsPerInteraction / 1e9, 1),
+        v->on_gpu() && dev ? hb::fixed(100.0 * ips / (m.gpus * issue_bound(*dev)), 1) : "-"};
+    if (driver) row.push_back(reference > 0 ? hb::fixed(ips / reference, 1) : "-");
+    row.push_back(check_text(m.check));
+    r.row(row);
+    keep_failure(m, failure);
+  }
+}
+
+// Tables 14.1 and 14.2 (and our bodies-per-thread sweep): one row per value of the knob.
+void sweep_table(hb::Report& r, const Variant& v, const Options& opt, const hb::DeviceInfo& dev,
+                 ReferenceCache& refs, std::optional<hb::CompareResult>& failure) {
+  const std::size_t n = bodies_for(v, opt, true);
+  const HostBodies bodies = random_bodies(n, opt.common.seed);
+  const bool blocked = v.gpu == launch_gpu_blocked;
+  double first = 0.0, best = 0.0;
+  std::vector<Measurement> rows;
+  for (const int param : v.params) {
+    rows.push_back(measure(v, bodies, param, opt, refs));
+    // Our kernel once more without splitting the columns (no scratch: one slice).
+    if (blocked) rows.push_back(measure(v, bodies, param, opt, refs, {}, std::size_t(0)));
+  }
+  for (const auto& m : rows) best = std::max(best, m.interactions_per_s());
+  for (const auto& m : rows) {
+    const double ips = m.interactions_per_s();
+    if (first == 0.0) first = ips;
+    std::vector<std::string> row{std::to_string(m.param)};
+    if (blocked) row.push_back(std::to_string(m.slices));
+    for (const std::string& cell :
+         {std::to_string(n), hb::fixed(m.median_ms, 3), hb::fixed(ips / 1e9, 3),
+          hb::fixed(ips * kFlopsPerInteraction / 1e9, 1),
+          hb::fixed(100.0 * ips / issue_bound(dev), 1), hb::fixed(ips / first, 2),
+          hb::fixed(100.0 * ips / best, 1), check_text(m.check)})
+      row.push_back(cell);
+    r.row(row);
+    keep_failure(m, failure);
+  }
+}
+
+// [nbody-simulation]
+// The simulation after the table: a cold disk, --steps leapfrog steps, energy and momentum
+// before and after, and optionally the picture.
+// The picture is written after the report is printed, and a drift that is not finite fails
+// the run after it.
+void simulate(hb::Report& r, const Variant& v, const Options& opt, hb::GrayImage& image,
+              std::string& simulation_failure) {
+  const std::size_t n = bodies_for(v, opt, true);
+  const float eps2 = opt.softening_sq();
+  const int param = knob_for(v, opt);
+  State s = disk_galaxy(n, opt.common.seed, eps2);
+  const Energy before = measure_energy(s, eps2);
+  double ms = 0.0;
+  if (v.kind == Kind::Gpu) {
+    ms = simulate_device(s, v.gpu, param, v.scratch, opt.steps, opt.dt, eps2, v.steps);
+  } else if (v.kind == Kind::Cpu) {
+    ms = simulate_host(
+        s, [&](const HostBodies& b, float* f) { v.cpu(b, f, eps2, opt.threads); }, opt.steps,
+        opt.dt);
+  } else {
+    MultiGpu ctx(first_devices(gpu_count_for(opt)), n, eps2, param);
+    ms = simulate_host(
+        s,
+        [&](const HostBodies& b, float* f) {
+          std::copy(b.aos.begin(), b.aos.end(), ctx.host_bodies());
+          v.multi(ctx);
+          std::copy(ctx.host_force(), ctx.host_force() + 3 * n, f);
+        },
+        opt.steps, opt.dt);
+  }
+  const Energy after = measure_energy(s, eps2);
+  const Drift d = drift_between(before, after);
+  r.fact("simulation", std::to_string(opt.steps) + " leapfrog steps of dt " + hb::fixed(opt.dt, 4) +
+                           ", " + std::to_string(n) + " bodies (cold disk), forces by variant " +
+                           std::to_string(v.id) + " " + v.name);
+  r.fact("simulation time (ms)", hb::fixed(ms, 1) + " (" +
+                                     hb::fixed(opt.steps > 0 ? ms / opt.steps : 0.0, 3) +
+                                     " per step)");
+  r.fact("energy before, after", hb::fixed(before.total(), 9) + ", " + hb::fixed(after.total(), 9));
+  r.fact("energy drift |E1 - E0| / |E0|", scientific(d.energy));
+  r.fact("momentum drift |P1 - P0| / sum m|v|", scientific(d.momentum));
+  if (!std::isfinite(d.energy) || !std::isfinite(d.momentum))
+    simulation_failure = "the simulation blew up: the energy drift is " + scientific(d.energy) +
+                         " (a smaller --dt or a larger --softening keeps it finite)";
+  if (!opt.image.empty()) {
+    image = render_bodies(s.bodies.aos, opt.image_size, 1.5f);
+    r.fact("image", opt.image + " (" + std::to_string(opt.image_size) +
+                        " pixels square, x-y plane from -1.5 to 1.5, log of bodies per pixel)");
+  }
+}
+// [nbody-simulation]
+
+// The multi-GPU programs: Table 14.3, one row per GPU count 1 .. G.
+int scaling_table(const Variant& v, const Options& opt, const std::string& program) {
+  const int g = gpu_count_for(opt);
   const hb::DeviceInfo dev = hb::query_device(0);
   const std::size_t n = bodies_for(v, opt, false);
   const HostBodies bodies = random_bodies(n, opt.common.seed);
@@ -328,7 +798,7 @@ int scaling_table(const Variant& v, const Options& opt, const std::string& progr
            hb::fixed(100.0 * speedup / k, 1),
            hb::fixed(100.0 * m.interactions_per_s() / (k * issue_bound(dev)), 1),
            check_text(m.check)});
-    if (m.check && !m.check->ok && !failure) failure = m.check;
+    keep_failure(m, failure);
   }
   r.print(std::cout, opt.common.csv);
   require_ok(failure, program);
@@ -337,9 +807,11 @@ int scaling_table(const Variant& v, const Options& opt, const std::string& progr
 
 }  // namespace
 
-int variant_program_main(const char* program, int id, int argc, char** argv) {
+// ------------------------------------------------------------------ the programs
+
+int variant_program_main(const char* program, const char* id, int argc, char** argv) {
   return hb::run_main(program, [&] {
-    const Variant& v = find_variant(std::to_string(id));
+    const Variant& v = find_variant(id);
     const ProgramSpec spec{program,
                            std::string(v.title) + " (" + v.source +
                                "): checks against a float64 reference, prints interactions/s",
@@ -355,99 +827,86 @@ int variant_program_main(const char* program, int id, int argc, char** argv) {
     }
     if (v.kind == Kind::MultiGpu) return scaling_table(v, *opt, program);
 
-    const std::size_t n = bodies_for(v, *opt, false);
-    const HostBodies bodies = random_bodies(n, opt->common.seed);
+    hb::Report r(table_columns(false));
     ReferenceCache refs;
-    const int param = knob_for(v, *opt);
-    const Measurement m = measure(v, bodies, param, *opt, refs);
-    hb::Report r({"id", "variant", "bodies", "ms (median)", "1e9 interactions/s",
-                  "GFLOP/s (20 flops)", "% of FP32 issue bound", "check"});
+    std::optional<hb::CompareResult> failure;
+    variant_table(r, {&v}, *opt, dev, refs, failure, false);
     add_facts(r, program, *opt, dev ? &*dev : nullptr);
-    std::string title = v.title;
-    if (v.param_name != nullptr) title += ", " + std::string(v.param_name) + " " + std::to_string(param);
-    if (m.slices > 0) title += ", " + std::to_string(m.slices) + " column slices";
-    if (v.kind == Kind::Cpu && v.cpu == forces_cpu_simd_threads)
-      title += " (" + isa_name(best_isa()) + ", " + std::to_string(cpu_threads(opt->threads)) +
-               " threads)";
-    r.row({std::to_string(v.id), title, std::to_string(n), hb::fixed(m.median_ms, 3),
-           hb::fixed(m.interactions_per_s() / 1e9, 3),
-           hb::fixed(m.interactions_per_s() * kFlopsPerInteraction / 1e9, 1),
-           dev ? hb::fixed(100.0 * m.interactions_per_s() / issue_bound(*dev), 1) : "-",
-           check_text(m.check)});
     r.print(std::cout, opt->common.csv);
-    require_ok(m.check, program);
+    require_ok(failure, program);
     return 0;
   });
 }
 
+int driver_main(int argc, char** argv) {
+  return hb::run_main("nbody", [&] {
+    const ProgramSpec spec{
+        "nbody",
+        "Chapter 14 driver: Table 14.4 (every variant in interactions/s), a leapfrog simulation "
+        "with its energy drift and a picture; --unroll-sweep for Tables 14.1 and 14.2",
+        nullptr};
+    const auto opt = parse_options(spec, argc, argv);
+    if (!opt) return 0;
 
-std::string isa_name(Isa isa) {
-  switch (isa) {
-    case Isa::Sse: return "SSE";
-    case Isa::Avx2: return "AVX2+FMA";
-    case Isa::Avx512: return "AVX-512F";
-    case Isa::None: break;
-  }
-  return "scalar";
-}
-
-int isa_width(Isa isa) {
-  switch (isa) {
-    case Isa::Sse: return 4;
-    case Isa::Avx2: return 8;
-    case Isa::Avx512: return 16;
-    case Isa::None: break;
-  }
-  return 1;
-}
-
-bool isa_available(Isa isa) {
-#if defined(__x86_64__)
-  // __builtin_cpu_supports also checks that the operating system saves the wide registers.
-  switch (isa) {
-    case Isa::None: return true;
-    case Isa::Sse: return true;  // part of x86-64
-    case Isa::Avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    case Isa::Avx512: return __builtin_cpu_supports("avx512f");
-  }
-  return false;
-#else
-  return isa == Isa::None;
-#endif
-}
-
-Isa best_isa() {
-  for (const Isa isa : {Isa::Avx512, Isa::Avx2, Isa::Sse})
-    if (isa_available(isa)) return isa;
-  return Isa::None;
-}
-
-CpuRows isa_rows(Isa isa) {
-#if defined(__x86_64__)
-  switch (isa) {
-    case Isa::Sse: return rows_sse;
-    case Isa::Avx2: return rows_avx2;
-    case Isa::Avx512: return rows_avx512;
-    case Isa::None: break;
-  }
-#else
-  (void)isa;
-#endif
-  return nullptr;
-}
-
-int cpu_threads(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
-
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    std::vector<const Variant*> selected;
+    if (!opt->sweep.empty()) {
+      selected.push_back(&find_variant(opt->sweep));
+    } else if (!opt->variant.empty()) {
+      selected.push_back(&find_variant(opt->variant));
+    } else {
+      for (const Variant& v : variants()) selected.push_back(&v);
     }
-  }
-  return "unknown";
+    // The simulation uses the one variant asked for, else our fastest single-GPU kernel.
+    const Variant& sim = opt->variant.empty() ? find_variant("gpu_blocked") : find_variant(opt->variant);
+    const bool simulate_now = opt->sweep.empty() && opt->steps > 0;
+    // A variant asked for by name that this CPU cannot run: like a missing GPU, nothing to do.
+    if (!opt->variant.empty() && !sim.cpu_supported())
+      throw hb::NoDevice("this CPU has no " + isa_name(sim.isa) + ", so variant " + sim.name +
+                         " cannot run");
+    const bool need_gpu =
+        std::any_of(selected.begin(), selected.end(), [](const Variant* v) { return v->on_gpu(); }) ||
+        (simulate_now && sim.on_gpu());
+    std::optional<hb::DeviceInfo> dev;
+    if (need_gpu) {
+      hb::select_device(opt->common.device);
+      dev = hb::query_device(opt->common.device);
+      gpu_count_for(*opt);  // --gpus larger than the machine: exit 2 before any work
+    }
+
+    ReferenceCache refs;
+    std::optional<hb::CompareResult> failure;
+    if (!opt->sweep.empty()) {
+      const Variant& v = *selected.front();
+      std::vector<std::string> columns{v.param_name};
+      if (v.gpu == launch_gpu_blocked) columns.push_back("column slices");
+      for (const char* c : {"bodies", "ms (median)", "1e9 interactions/s", "GFLOP/s (20 flops)",
+                            "% of FP32 issue bound", "x first row", "% of best", "check"})
+        columns.push_back(c);
+      hb::Report r(columns);
+      add_facts(r, "nbody", *opt, &*dev);
+      r.fact("variant", std::to_string(v.id) + " " + v.name + " (" + v.title + ", " + v.source + ")");
+      sweep_table(r, v, *opt, *dev, refs, failure);
+      r.print(std::cout, opt->common.csv);
+    } else {
+      hb::Report r(table_columns(true));
+      add_facts(r, "nbody", *opt, dev ? &*dev : nullptr);
+      r.fact("bodies per row",
+             "GPU rows " + std::to_string(opt->bodies > 0 ? opt->bodies : 65536) + "; CPU rows " +
+                 (opt->cpu_bodies > 0 ? std::to_string(opt->cpu_bodies)
+                                      : std::string("4096 scalar, 8192 SIMD one thread, 16384 all "
+                                                    "cores, since the scalar code would take "
+                                                    "minutes on the GPU's count")));
+      variant_table(r, selected, *opt, dev, refs, failure, true);
+      hb::GrayImage image;
+      std::string simulation_failure;
+      if (simulate_now) simulate(r, sim, *opt, image, simulation_failure);
+      r.print(std::cout, opt->common.csv);
+      if (!opt->image.empty() && !image.pixels.empty()) hb::write_pgm(opt->image, image);
+      if (!simulation_failure.empty()) throw hb::CheckFailed(simulation_failure);
+    }
+    require_ok(failure, "nbody");
+    return 0;
+  });
 }
 
 // [nbody-image]

@@ -1,19 +1,34 @@
 /// \file
-/// \brief What every variant of chapter 14 shares: the signatures of the CPU, GPU and multi-GPU
-///        variants, the row of the variant table, and the programs built on it (one small
-///        program per row, and the driver `nbody`).
+/// \brief What every part of chapter 14 shares: the bodies on the host in both layouts of the
+///        text, the chapter's inputs, the float64 reference with its tolerance, the leapfrog
+///        with the energy and momentum that tell whether a simulation is right, the signatures
+///        of the CPU, GPU and multi-GPU variants, the variant table, and the command line of
+///        the programs built on it (one small program per row, and the driver `nbody`).
 ///
 /// The variants themselves are the files of kernels/, in reading order: the CPU ones (.cpp,
 /// compiled as C++, the SIMD ones for their instruction sets) and the GPU ones (.cuh), which
 /// variants.cu compiles once, next to the table. A GPU launcher takes
 /// device pointers, a stream and any scratch memory from the caller, enqueues its work on the
 /// stream, never allocates and never synchronizes.
+///
+/// The book's leapfrog Verlet updates the velocities with the accelerations and then the
+/// positions with the new velocities, positions and velocities half a step apart. We split
+/// each velocity update into two half kicks ("kick-drift-kick"), which is the same
+/// trajectory but keeps positions and velocities at the same instants, so that the energy
+/// can be measured:
+/// \f[
+///   \mathbf{v} \mathrel{+}= \tfrac{\Delta t}{2}\,\mathbf{a}(\mathbf{x}), \qquad
+///   \mathbf{x} \mathrel{+}= \Delta t\,\mathbf{v}, \qquad
+///   \mathbf{v} \mathrel{+}= \tfrac{\Delta t}{2}\,\mathbf{a}(\mathbf{x}),
+/// \f]
+/// one force evaluation per step (the last one is reused by the next step's first kick).
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
-#include <map>
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,10 +43,150 @@
 #include "hb/error.h"
 #include "hb/memory.h"
 #include "hb/pgm.h"
-#include "hb/report.h"
-#include "reference.h"
+#include "kernels/common.h"
 
 namespace ch14 {
+
+// ------------------------------------------------------------------ bodies and the reference
+
+/// SIMD code reads whole vectors of up to 16 floats (AVX-512); the SOA arrays are padded to a
+/// multiple of this with bodies of mass 0 at the origin, which add exactly 0 to every sum.
+inline constexpr std::size_t kSoaPad = 16;
+
+/// Largest body count the programs accept (\f$N^2 \approx 1.8 \cdot 10^{13}\f$ interactions,
+/// about ten seconds per force evaluation on an H200).
+inline constexpr std::size_t kMaxBodies = std::size_t(1) << 22;
+
+/// A std::allocator that aligns to 64 bytes: a cache line, one AVX-512 vector.
+template <typename T>
+struct Aligned64 {
+  using value_type = T;
+  Aligned64() = default;
+  template <typename U>
+  Aligned64(const Aligned64<U>&) noexcept {}  // NOLINT: rebinding
+  T* allocate(std::size_t count) {
+    return static_cast<T*>(::operator new(count * sizeof(T), std::align_val_t(64)));
+  }
+  void deallocate(T* p, std::size_t) noexcept { ::operator delete(p, std::align_val_t(64)); }
+  bool operator==(const Aligned64&) const noexcept { return true; }
+  bool operator!=(const Aligned64&) const noexcept { return false; }
+};
+
+using AlignedFloats = std::vector<float, Aligned64<float>>;
+
+/// N bodies on the host. `aos` is what the GPU and listing 14.2 read: one float4
+/// (x, y, z, mass) per body. `x`, `y`, `z`, `m` are the same bodies as a structure of arrays
+/// (section 14.7), padded with massless bodies to a multiple of kSoaPad.
+struct HostBodies {
+  std::size_t n = 0;
+  std::vector<float4> aos;
+  AlignedFloats x, y, z, m;
+
+  HostBodies() = default;
+  /// Takes the bodies in AOS form and builds the padded SOA copy.
+  explicit HostBodies(std::vector<float4> bodies);
+  /// Rebuilds the SOA copy after `aos` changed (the integrator moves the bodies).
+  void sync_soa();
+  /// Length of the padded SOA arrays: n rounded up to a multiple of kSoaPad.
+  std::size_t padded() const { return x.size(); }
+};
+
+/// The benchmark and test input of the text: positions uniform in \f$[-1, 1)^3\f$, masses
+/// uniform in \f$[0.5, 1.5) / N\f$ (total mass about 1), all from (seed, index).
+HostBodies random_bodies(std::size_t n, std::uint64_t seed);
+
+/// Positions and velocities of a simulation.
+struct State {
+  HostBodies bodies;
+  std::vector<float> vel;  ///< 3 per body (vx, vy, vz)
+};
+
+/// The simulation's start: a thin, cold disk of radius 1 and total mass 1, each body on a
+/// circular orbit for the mass inside its radius, plus a small random velocity; the total
+/// momentum is made zero. Cold disks are unstable, so it soon forms rings and clumps, which
+/// makes a picture worth looking at.
+State disk_galaxy(std::size_t n, std::uint64_t seed, float softening_sq);
+
+/// The float64 reference of a set of rows of the force matrix: each row's acceleration,
+/// summed in double from the float inputs with bodyBodyInteraction<double>, and the row's
+/// "magnitude sum" \f$A_i = \sum_j |m_j|\,\lVert\mathbf{d}_{ij}\rVert /
+/// (\lVert\mathbf{d}_{ij}\rVert^2 + \varepsilon^2)^{3/2}\f$, which scales its tolerance.
+struct Reference {
+  std::size_t n = 0;               ///< bodies in the problem
+  std::vector<std::size_t> rows;   ///< which rows
+  std::vector<double> accel;       ///< 3 per row in `rows`
+  std::vector<double> magnitude;   ///< \f$A_i\f$ per row in `rows`
+};
+
+/// The reference for \p rows of \p bodies (every row when \p rows is empty). Runs on all CPU
+/// cores (OpenMP).
+Reference reference_forces(const HostBodies& bodies, float softening_sq,
+                           std::vector<std::size_t> rows = {});
+
+/// About \p count rows spread evenly over [0, n), always including the first and the last:
+/// the programs check these, so checking 64K bodies costs \p count x N, not N^2, interactions.
+std::vector<std::size_t> sample_rows(std::size_t n, std::size_t count);
+
+/// The tolerance factor \f$\tau(N) = u\,(C_0 + C_1\sqrt{N})\f$ with \f$u = 2^{-24}\f$,
+/// \f$C_0 = 32\f$, \f$C_1 = 4\f$: a component of a float result passes when it is within
+/// \f$\tau(N) A_i\f$ of the float64 reference. \f$C_0 u\f$ covers the rounding of one
+/// interaction (a dozen roundings, the inverse square root's error of up to a few units
+/// tripled by the cube, and the 22-23 bit rsqrt + Newton step of the SIMD code);
+/// \f$C_1 \sqrt{N} u\f$ covers the sum of N terms, whose rounding errors add up like a random
+/// walk (Higham, "Accuracy and Stability of Numerical Algorithms", 2.8), with a margin of 7
+/// standard deviations even when every partial sum is as large as \f$A_i\f$. See the chapter
+/// page for the measured errors and why one missing body still fails.
+double tolerance_factor(std::size_t n);
+
+/// Compares rows `ref.rows` of \p got (3 floats per body, all n bodies) with \p ref within
+/// tolerance_factor(ref.n) x magnitude. max_error is the largest |error| / (A_i tau(N)), so
+/// 1.0 is the edge of the tolerance.
+hb::CompareResult check_forces(const float* got, const Reference& ref);
+
+// ------------------------------------------------------------------ the leapfrog
+
+/// Kick: \f$\mathbf{v} \mathrel{+}= h\,\mathbf{a}\f$ for one body (3 floats each).
+__host__ __device__ inline void kick_body(float* v, const float* a, float h) {
+  v[0] += h * a[0];
+  v[1] += h * a[1];
+  v[2] += h * a[2];
+}
+
+/// Drift: \f$\mathbf{x} \mathrel{+}= \Delta t\,\mathbf{v}\f$ for one body; the mass stays.
+__host__ __device__ inline void drift_body(float4& p, const float* v, float dt) {
+  p.x += dt * v[0];
+  p.y += dt * v[1];
+  p.z += dt * v[2];
+}
+
+/// Energy and momentum of a state, summed in double. With softening, the potential energy
+/// that matches our accelerations is
+/// \f$U = -\sum_{i<j} m_i m_j / \sqrt{\lVert\mathbf{x}_i - \mathbf{x}_j\rVert^2 + \varepsilon^2}\f$.
+struct Energy {
+  double kinetic = 0.0;
+  double potential = 0.0;
+  double momentum[3] = {0.0, 0.0, 0.0};
+  double momentum_scale = 0.0;  ///< \f$\sum_i m_i \lVert\mathbf{v}_i\rVert\f$, to make momentum drift relative
+  double total() const { return kinetic + potential; }
+};
+
+/// Energy and momentum of \p s (all CPU cores; \f$O(N^2)\f$ for the potential).
+Energy measure_energy(const State& s, float softening_sq);
+
+/// How far a simulation drifted: \f$|E_1 - E_0| / |E_0|\f$ and
+/// \f$\lVert\mathbf{P}_1 - \mathbf{P}_0\rVert / \sum_i m_i\lVert\mathbf{v}_i\rVert\f$.
+struct Drift {
+  double energy = 0.0;
+  double momentum = 0.0;
+};
+Drift drift_between(const Energy& before, const Energy& after);
+
+/// Forces of all bodies on the host: 3 floats per body into the second argument.
+using HostForces = std::function<void(const HostBodies&, float*)>;
+
+/// Runs \p steps leapfrog steps of \p dt on the host, with \p forces for the accelerations.
+/// Returns the wall-clock milliseconds of the steps.
+double simulate_host(State& s, const HostForces& forces, int steps, float dt);
 
 // ------------------------------------------------------------------ the CPU variants (0-5)
 
@@ -85,16 +240,13 @@ void rows_avx512(const HostBodies& b, float* force, float softening_sq, std::siz
 /// OpenMP's thread count for \p threads (0: OpenMP's default, which honours OMP_NUM_THREADS).
 int cpu_threads(int threads);
 
-/// The CPU's model name from /proc/cpuinfo ("unknown" elsewhere), for report headers.
-std::string cpu_model();
-
 // ------------------------------------------------------------------ the GPU variants
 
 /// One force evaluation on the current device: the acceleration of all n bodies.
 struct GpuProblem {
   float* force = nullptr;          ///< 3 floats per body (x, y, z), n bodies
   const float4* bodies = nullptr;  ///< n bodies: x, y, z, mass
-  int n = 0;                       ///< bodies
+  int n = 0;
   float softening_sq = 0.0f;       ///< \f$\varepsilon^2 > 0\f$
   float4* scratch = nullptr;       ///< the caller's scratch memory (see GpuScratch)
   std::size_t scratch_count = 0;   ///< float4 elements at \p scratch
@@ -108,34 +260,9 @@ using GpuLauncher = void (*)(const GpuProblem& p, int param, cudaStream_t stream
 /// Scratch a variant needs for n bodies, in float4 elements (0: none).
 using GpuScratch = std::size_t (*)(std::size_t n);
 
-/// Threads per block of the text's kernels (listing 14.6 launches <<<300, 256>>>).
-inline constexpr int kBookThreads = 256;
-
-/// The current device's number of SMs.
-inline int sm_count() {
-  int device = 0, sms = 0;
-  HB_CUDA_CHECK(cudaGetDevice(&device));
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
-}
-
-#if defined(__CUDACC__)
-/// As many blocks of \p threads threads as the current GPU holds at once, and no more than
-/// \p n bodies need: the grid of the text's grid-stride kernels.
-template <typename Kernel>
-int resident_grid(Kernel kernel, int n, int threads, std::size_t shared_bytes) {
-  int per_sm = 0;
-  HB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
-  return std::max(1, std::min((n + threads - 1) / threads, std::max(per_sm, 1) * sm_count()));
-}
-#endif
-
 /// Variant 10: several bodies per thread, the columns split over blocks, rsqrt; the forces of
 /// the driver's simulation, and the kernel of the multi-GPU variants.
 void launch_gpu_blocked(const GpuProblem& p, int bodies_per_thread, cudaStream_t stream);
-
-/// Bodies per constant-memory pass of variant 8 (listing 14.5's g_bodiesPerPass).
-inline constexpr int kConstBodies = 4000;
 
 /// Bodies per thread that variant 10 is compiled for.
 const std::vector<int>& blocked_factors();
@@ -173,24 +300,6 @@ inline constexpr int kMaxSlices = 16;
 /// Variant 10's scratch: kMaxSlices partial accelerations per body.
 std::size_t blocked_scratch(std::size_t n);
 
-/// The first tile pair of tile row \p I of variant 11, whose pairs (I, J), I <= J < tiles, are
-/// numbered row by row: row I holds (I, I), (I, I+1), ..., (I, tiles-1).
-__host__ __device__ inline long long symmetric_row_start(long long I, long long tiles) {
-  return I * tiles - I * (I - 1) / 2;
-}
-
-/// The tile row that holds pair number \p q (the inverse of symmetric_row_start).
-__host__ __device__ inline int symmetric_row_of(long long q, int tiles) {
-  const double b = 2.0 * tiles + 1.0;
-  long long I = static_cast<long long>((b - std::sqrt(b * b - 8.0 * static_cast<double>(q))) / 2.0);
-  // The square root is a guess that can be off by one either way; correct it exactly.
-  if (I < 0) I = 0;
-  if (I > tiles - 1) I = tiles - 1;
-  while (I > 0 && symmetric_row_start(I, tiles) > q) --I;
-  while (I + 1 < tiles && symmetric_row_start(I + 1, tiles) <= q) ++I;
-  return static_cast<int>(I);
-}
-
 // ------------------------------------------------------------------ several GPUs (12-13)
 
 /// Everything the multi-GPU variants keep between calls: per GPU its device buffers and
@@ -209,12 +318,10 @@ class MultiGpu {
     hb::Stream stream;
   };
 
-  /// One slot per entry of \p devices, each with about n / devices.size() rows.
-  /// \param devices the GPUs; may repeat a device (the tests split the rows over "three GPUs"
-  ///                that are all device 0, to exercise the split on a machine with one GPU)
-  /// \param n       bodies
-  /// \param softening_sq \f$\varepsilon^2 > 0\f$
-  /// \param bodies_per_thread variant 10's R on every GPU
+  /// One slot per entry of \p devices, each with about n / devices.size() rows, every GPU
+  /// running variant 10 with \p bodies_per_thread. \p devices may repeat a device (the tests
+  /// split the rows over "three GPUs" that are all device 0, to exercise the split on a
+  /// machine with one GPU).
   MultiGpu(std::vector<int> devices, std::size_t n, float softening_sq, int bodies_per_thread);
   ~MultiGpu();
   MultiGpu(const MultiGpu&) = delete;
@@ -333,9 +440,6 @@ struct ProgramSpec {
 /// forces between bodies a unit apart stay far from zero.
 constexpr double kMinSoftening = 1e-6;
 constexpr double kMaxSoftening = 100.0;
-/// The range of --dt: the cold disk stays together for thousands of steps of the default 0.005.
-constexpr double kMinDt = 1e-7;
-constexpr double kMaxDt = 1.0;
 
 /// The command line of the chapter's programs, after validation.
 struct Options {
@@ -371,62 +475,14 @@ std::size_t bodies_for(const Variant& v, const Options& opt, bool driver);
 /// for variants without a knob).
 int knob_for(const Variant& v, const Options& opt);
 
-/// One measured row.
-struct Measurement {
-  const Variant* variant = nullptr;
-  std::size_t bodies = 0;
-  int param = 0;         ///< the knob's value (0 when the variant has none)
-  int gpus = 1;          ///< GPUs used (multi-GPU variants)
-  int slices = 0;        ///< variant 10's column slices (0: not applicable)
-  double median_ms = 0;  ///< one force evaluation
-  std::optional<hb::CompareResult> check;  ///< empty with --no-check
-  double interactions_per_s() const;
-};
-
-/// The float64 references of the rows the programs check (sample_rows(n, 256)), one per
-/// body count, computed once and kept.
-class ReferenceCache {
- public:
-  const Reference& get(const HostBodies& bodies, float softening_sq);
-
- private:
-  std::map<std::size_t, Reference> cache_;
-};
-
-/// Runs variant \p v on \p bodies with knob \p param: one run from a poisoned output that is
-/// checked against the reference (unless --no-check), then the median of --iters timed runs
-/// (CUDA events for one GPU, the host clock for the CPU and for several GPUs). GPU variants run
-/// on the current device; multi-GPU variants on \p devices.
-/// \param v       the variant
-/// \param bodies  its input (the reference is computed from these)
-/// \param param   its knob value (unroll factor, bodies per thread; ignored without a knob)
-/// \param opt     --iters, --no-check, --softening, --threads
-/// \param refs    the float64 references, computed once per body count
-/// \param devices the GPUs of a multi-GPU variant
-/// \param scratch_count variant 10's scratch in float4 (0: one column slice); ignored by others
-Measurement measure(const Variant& v, const HostBodies& bodies, int param, const Options& opt,
-                    ReferenceCache& refs, const std::vector<int>& devices = {},
-                    std::optional<std::size_t> scratch_count = std::nullopt);
-
-/// The FP32 issue bound of \p dev in interactions/s:
-/// fp32_lanes_per_second() / kIssueSlotsPerInteraction.
-double issue_bound(const hb::DeviceInfo& dev);
-
-/// Header facts every report of the chapter shares (program, command, date, CPU, GPU when
-/// \p dev is given, softening, seed, iterations, how rows are checked).
-void add_facts(hb::Report& r, const std::string& program, const Options& opt,
-               const hb::DeviceInfo* dev);
-
-/// "ok (max 0.12 of tolerance)", "FAILED (3 of 768 ...)", or "not checked".
-std::string check_text(const std::optional<hb::CompareResult>& c);
-
-/// Throws hb::CheckFailed with the comparison's report when \p c failed.
-void require_ok(const std::optional<hb::CompareResult>& c, const std::string& what);
-
 /// main() of the per-variant programs: runs variant \p id alone on its default bodies, checks
 /// it against the float64 reference and prints interactions/s (and, on the GPU, % of the FP32
 /// issue bound). The multi-GPU programs print the scaling table (Table 14.3) over 1 .. G GPUs.
-int variant_program_main(const char* program, int id, int argc, char** argv);
+int variant_program_main(const char* program, const char* id, int argc, char** argv);
+
+/// main() of the driver `nbody`: Table 14.4 and a simulation, or with --unroll-sweep Table 14.1
+/// or 14.2.
+int driver_main(int argc, char** argv);
 
 /// Renders \p bodies into a \p size x \p size image of the square
 /// \f$[-\mathrm{extent}, \mathrm{extent}]^2\f$ of the x-y plane (x to the right, y up).

@@ -17,49 +17,44 @@ namespace {
 constexpr std::size_t K = 1024;
 }
 
-// [nbody-variant-table]
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> table = [] {
     std::vector<Variant> v;
-    auto make = [&](int id, const char* name, const char* title, const char* source, Kind kind) {
-      Variant x;
+    auto add = [&](int id, const char* name, const char* title, const char* source, Kind kind,
+                   std::size_t bodies) -> Variant& {
+      Variant& x = v.emplace_back();
       x.id = id;
       x.name = name;
       x.title = title;
       x.source = source;
       x.kind = kind;
+      x.default_bodies = bodies;
       return x;
     };
     auto cpu = [&](int id, const char* name, const char* title, const char* source, CpuForces f,
                    Isa isa, std::size_t bodies) {
-      Variant x = make(id, name, title, source, Kind::Cpu);
+      Variant& x = add(id, name, title, source, Kind::Cpu, bodies);
       x.cpu = f;
       x.isa = isa;
-      x.default_bodies = bodies;
-      v.push_back(x);
     };
     auto gpu = [&](int id, const char* name, const char* title, const char* source,
                    GpuLauncher f, GpuScratch scratch, const char* param_name,
                    std::vector<int> params, int default_param,
                    GpuSteps steps = enqueue_steps) {
-      Variant x = make(id, name, title, source, Kind::Gpu);
+      Variant& x = add(id, name, title, source, Kind::Gpu, 64 * K);
       x.gpu = f;
       x.scratch = scratch;
       x.steps = steps;
       x.param_name = param_name;
       x.params = std::move(params);
       x.default_param = default_param;
-      x.default_bodies = 64 * K;
-      v.push_back(x);
     };
     auto multi = [&](int id, const char* name, const char* title, MultiGpuRun f) {
-      Variant x = make(id, name, title, "section 14.6, Table 14.3", Kind::MultiGpu);
+      Variant& x = add(id, name, title, "section 14.6, Table 14.3", Kind::MultiGpu, 64 * K);
       x.multi = f;
       x.param_name = "bodies per thread";
       x.params = blocked_factors();
       x.default_param = 4;
-      x.default_bodies = 64 * K;
-      v.push_back(x);
     };
 
     // clang-format off
@@ -100,7 +95,6 @@ const std::vector<Variant>& variants() {
   }();
   return table;
 }
-// [nbody-variant-table]
 
 // The text is a string_view, not a const std::string&: GCC 13 warns (-Wdangling-reference)
 // when a function returning a reference is called with a temporary std::string.

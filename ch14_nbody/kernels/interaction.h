@@ -1,6 +1,6 @@
 /// \file
-/// \brief The body-body interaction of listing 14.1, shared by the CPU and the GPU, and the
-///        arithmetic facts the chapter's tables use.
+/// \brief The body-body interaction of listing 14.1, shared by the CPU variants, the GPU
+///        kernels and the float64 reference.
 ///
 /// Every variant computes, for each body \f$i\f$, the softened acceleration
 /// \f[
@@ -50,17 +50,5 @@ __host__ __device__ inline void bodyBodyInteraction(T& ax, T& ay, T& az, T x0, T
   az = dz * s;
 }
 // [nbody-interaction]
-
-/// Floating-point operations per body-body interaction by the convention of the text and of
-/// Harris et al. (GPU Gems 3), used only for the GFLOP/s column: "about 20 flops".
-inline constexpr double kFlopsPerInteraction = 20.0;
-
-/// Instructions the GPU must issue per interaction in the best case, the basis of the
-/// "% of FP32 issue bound" column: 3 FADD (the difference vector), 3 FFMA (the squared
-/// distance plus softening), 1 MUFU.RSQ (the inverse square root), 3 FMUL (mass / r^3) and
-/// 3 FFMA (the accumulation). Each warp scheduler of an SM issues one instruction per clock,
-/// so an SM issues at most 128 thread-instructions per clock: the same number as its FP32
-/// lanes, which is why hb::DeviceInfo::fp32_lanes_per_second() / 13 is the bound.
-inline constexpr double kIssueSlotsPerInteraction = 13.0;
 
 }  // namespace ch14
