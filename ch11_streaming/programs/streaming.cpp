@@ -16,7 +16,7 @@
 #include "hb/device.h"
 #include "hb/error.h"
 #include "hb/report.h"
-#include "harness.h"
+#include "pipeline.h"
 
 namespace {
 
@@ -131,12 +131,12 @@ int main(int argc, char** argv) {
     }
     ch11::add_facts(r, "streaming", *opt,
                     "per strategy: pageable (1), pinned (2, 3, 5), mapped (4)");
-    r.fact("host->device pinned (GB/s)",
-           hb::fixed(up.gbs, 2) + " (" + std::to_string(up.bytes_counted) + " bytes)");
-    r.fact("device->host pinned (GB/s)",
-           hb::fixed(down.gbs, 2) + " (" + std::to_string(down.bytes_counted) + " bytes)");
-    r.fact("both directions pinned (GB/s, total)",
-           hb::fixed(both.gbs, 2) + " (" + std::to_string(both.bytes_counted) + " bytes)");
+    auto rate = [](const hb::Bandwidth& b) {
+      return hb::fixed(b.gbs, 2) + " (" + std::to_string(b.bytes_counted) + " bytes)";
+    };
+    r.fact("host->device pinned (GB/s)", rate(up));
+    r.fact("device->host pinned (GB/s)", rate(down));
+    r.fact("both directions pinned (GB/s, total)", rate(both));
     r.fact("transfer bound", hb::fixed(bound.ms, 3) + " ms, set by " + bound.limit);
     r.fact("ms", "host wall clock of the whole pipeline, median; % of bound = bound ms / ms");
     r.fact("copies alone", "8 bytes per element up and 4 down in two streams at once, CUDA "
