@@ -19,14 +19,8 @@ constexpr double kMaxAlpha = 1e6;
 
 std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
                                               const char* const* argv) {
-  hb::CliSpec cli_spec;
-  cli_spec.program = spec.program;
-  cli_spec.description = spec.description;
-  cli_spec.default_n = spec.default_n;
-  cli_spec.min_n = 1;
-  cli_spec.max_n = std::size_t(1) << 30;  // 12 GiB per set of x, y, out
-  cli_spec.n_unit = "floats";
-  hb::Cli cli(cli_spec);
+  // --n from 1 to 2^30 floats (12 GiB per set of x, y, out).
+  hb::Cli cli({spec.program, spec.description, spec.default_n, 1, std::size_t(1) << 30, "floats"});
   StreamingOptions opt;
   std::string chunk_text = "auto";
   cli.app()

@@ -80,34 +80,26 @@ int main(int argc, char** argv) {
 
     const ch11::Inputs in =
         ch11::make_inputs(n, opt->common.seed, opt->alpha, !opt->common.no_check);
+    // Stream3 at its best: both issue orders, 1 .. --max-streams streams. Ours: the given
+    // chunk size, or the best of 1M to 32M floats (no larger than n).
+    std::vector<ch11::StrategyConfig> streams, pipelined;
+    for (const auto order : {ch11::IssueOrder::BreadthFirst, ch11::IssueOrder::DepthFirst})
+      for (int k = 1; k <= opt->max_streams; ++k)
+        streams.push_back({ch11::Strategy::Streams, k, order});
+    for (const std::size_t c : ch11::pipeline_chunk_candidates(n, opt->chunk))
+      pipelined.push_back({ch11::Strategy::Pipelined, 1, {}, c});
+    const std::vector<std::vector<ch11::StrategyConfig>> searches = {
+        {{ch11::Strategy::Synchronous}}, {{ch11::Strategy::Async}}, streams, pipelined,
+        {{ch11::Strategy::Mapped}}};
+    // One pipeline for each kind of host memory, for the strategies that need it.
     std::vector<Outcome> rows;
-    {
-      ch11::Pipeline p(n, ch11::HostKind::Pageable, 1);
+    for (const auto host :
+         {ch11::HostKind::Pageable, ch11::HostKind::Pinned, ch11::HostKind::Mapped}) {
+      ch11::Pipeline p(n, host, host == ch11::HostKind::Pinned ? opt->max_streams : 1);
       p.load(in.x.data(), in.y.data());
-      rows.push_back(best_of(p, {{ch11::Strategy::Synchronous}}, *opt, in));
-    }
-    {
-      ch11::Pipeline p(n, ch11::HostKind::Pinned, opt->max_streams);
-      p.load(in.x.data(), in.y.data());
-      rows.push_back(best_of(p, {{ch11::Strategy::Async}}, *opt, in));
-
-      // Stream3 at its best: both issue orders, 1 .. --max-streams streams.
-      std::vector<ch11::StrategyConfig> streams;
-      for (const auto order : {ch11::IssueOrder::BreadthFirst, ch11::IssueOrder::DepthFirst})
-        for (int k = 1; k <= opt->max_streams; ++k)
-          streams.push_back({ch11::Strategy::Streams, k, order});
-      rows.push_back(best_of(p, streams, *opt, in));
-
-      // Ours: the given chunk size, or the best of 1M to 32M floats (no larger than n).
-      std::vector<ch11::StrategyConfig> pipelined;
-      for (const std::size_t c : ch11::pipeline_chunk_candidates(n, opt->chunk))
-        pipelined.push_back({ch11::Strategy::Pipelined, 1, {}, c});
-      rows.push_back(best_of(p, pipelined, *opt, in));
-    }
-    {
-      ch11::Pipeline p(n, ch11::HostKind::Mapped, 1);
-      p.load(in.x.data(), in.y.data());
-      rows.push_back(best_of(p, {{ch11::Strategy::Mapped}}, *opt, in));
+      for (const auto& candidates : searches)
+        if (ch11::strategy_info(candidates[0].strategy).host == host)
+          rows.push_back(best_of(p, candidates, *opt, in));
     }
     std::sort(rows.begin(), rows.end(), [](const Outcome& a, const Outcome& b) {
       return a.config.strategy < b.config.strategy;
