@@ -11,7 +11,7 @@
 #include "kernels/01_grid_stride.cuh"
 #include "kernels/02_unrolled.cuh"
 #include "kernels/03_vectorized.cuh"
-#include "kernels/04_paced_copy.cuh"
+#include "kernels/05_paced_copy.cuh"
 #include "streaming.h"
 
 namespace ch11 {
@@ -34,71 +34,43 @@ int saxpy_grid_size(const void* kernel, LaunchShape shape, std::size_t n, std::s
   return static_cast<int>(blocks);
 }
 
-// [saxpy-launcher]
-template <int Unroll>
-void launch_saxpy_unrolled(float* out, const float* x, const float* y, std::size_t n, float alpha,
-                           LaunchShape shape, cudaStream_t stream) {
-  const auto kernel = saxpy_unrolled<Unroll>;
-  const int blocks = saxpy_grid_size(reinterpret_cast<const void*>(kernel), shape, n,
-                                     std::size_t(Unroll) * shape.threads);
-  if (blocks == 0) return;
-  kernel<<<blocks, shape.threads, 0, stream>>>(out, x, y, n, alpha);
-  HB_CHECK_LAUNCH();
-}
-// [saxpy-launcher]
-
-template <int Unroll>
-void launch_saxpy_grid_stride(float* out, const float* x, const float* y, std::size_t n,
-                              float alpha, LaunchShape shape, cudaStream_t stream) {
-  const auto kernel = saxpy_grid_stride<Unroll>;
-  // Each thread should get at least Unroll iterations for the unrolling to matter; with a
-  // full-occupancy grid on large arrays it gets many more.
-  const int blocks = saxpy_grid_size(reinterpret_cast<const void*>(kernel), shape, n,
-                                     std::size_t(Unroll) * shape.threads);
-  if (blocks == 0) return;
-  kernel<<<blocks, shape.threads, 0, stream>>>(out, x, y, n, alpha);
-  HB_CHECK_LAUNCH();
-}
-
-template <int Unroll>
-void launch_saxpy_vectorized(float* out, const float* x, const float* y, std::size_t n,
-                             float alpha, LaunchShape shape, cudaStream_t stream) {
-  if (!hb::aligned16(out) || !hb::aligned16(x) || !hb::aligned16(y)) {
-    // float4 accesses need 16-byte alignment; the scalar form handles any pointers.
-    launch_saxpy_unrolled<Unroll>(out, x, y, n, alpha, shape, stream);
-    return;
-  }
-  const auto kernel = saxpy_vectorized<Unroll>;
-  // Block 0 also handles the n % 4 elements after the last vector, so a grid of at least one
-  // block runs whenever n > 0.
-  const int blocks = saxpy_grid_size(reinterpret_cast<const void*>(kernel), shape, n,
-                                     std::size_t(4 * Unroll) * shape.threads);
-  if (blocks == 0) return;
-  kernel<<<blocks, shape.threads, 0, stream>>>(out, x, y, n, alpha);
-  HB_CHECK_LAUNCH();
-}
-
 namespace {
 
-// Builds {launcher<1>, ..., launcher<kMaxUnroll>} for one form; this is where the 3 x 16
-// SAXPY kernels are instantiated.
-template <std::size_t... I>
-constexpr std::array<SaxpyLauncher, sizeof...(I)> grid_stride_table(std::index_sequence<I...>) {
-  return {&launch_saxpy_grid_stride<int(I) + 1>...};
+// [saxpy-launcher]
+template <SaxpyForm Form, int Unroll>
+void launch_saxpy(float* out, const float* x, const float* y, std::size_t n, float alpha,
+                  LaunchShape shape, cudaStream_t stream) {
+  if constexpr (Form == SaxpyForm::Vectorized) {
+    // float4 accesses need 16-byte alignment; the scalar form handles any pointers.
+    if (!hb::aligned16(out) || !hb::aligned16(x) || !hb::aligned16(y))
+      return launch_saxpy<SaxpyForm::Unrolled, Unroll>(out, x, y, n, alpha, shape, stream);
+  }
+  const auto kernel = Form == SaxpyForm::GridStride ? saxpy_grid_stride<Unroll>
+                      : Form == SaxpyForm::Unrolled ? saxpy_unrolled<Unroll>
+                                                    : saxpy_vectorized<Unroll>;
+  // Each thread should get at least Unroll iterations for the unrolling to matter (of 4
+  // elements each in the vectorized form, whose block 0 also handles the n % 4 elements after
+  // the last vector, so a grid of at least one block runs whenever n > 0).
+  const std::size_t per_thread = Form == SaxpyForm::Vectorized ? 4 * Unroll : Unroll;
+  const int blocks = saxpy_grid_size(reinterpret_cast<const void*>(kernel), shape, n,
+                                     per_thread * shape.threads);
+  if (blocks == 0) return;
+  kernel<<<blocks, shape.threads, 0, stream>>>(out, x, y, n, alpha);
+  HB_CHECK_LAUNCH();
 }
-template <std::size_t... I>
-constexpr std::array<SaxpyLauncher, sizeof...(I)> unrolled_table(std::index_sequence<I...>) {
-  return {&launch_saxpy_unrolled<int(I) + 1>...};
-}
+// [saxpy-launcher]
 
-template <std::size_t... I>
-constexpr std::array<SaxpyLauncher, sizeof...(I)> vectorized_table(std::index_sequence<I...>) {
-  return {&launch_saxpy_vectorized<int(I) + 1>...};
+// Builds {launch_saxpy<Form, 1>, ..., launch_saxpy<Form, kMaxUnroll>}; this is where the
+// 3 x 16 SAXPY kernels are instantiated.
+template <SaxpyForm Form, std::size_t... I>
+constexpr std::array<SaxpyLauncher, sizeof...(I)> launchers(std::index_sequence<I...>) {
+  return {&launch_saxpy<Form, static_cast<int>(I) + 1>...};
 }
-
-const auto kGridStride = grid_stride_table(std::make_index_sequence<kMaxUnroll>{});
-const auto kUnrolled = unrolled_table(std::make_index_sequence<kMaxUnroll>{});
-const auto kVectorized = vectorized_table(std::make_index_sequence<kMaxUnroll>{});
+constexpr auto kUnrolls = std::make_index_sequence<kMaxUnroll>{};
+// Indexed by SaxpyForm.
+const std::array<SaxpyLauncher, kMaxUnroll> kLaunchers[] = {
+    launchers<SaxpyForm::GridStride>(kUnrolls), launchers<SaxpyForm::Unrolled>(kUnrolls),
+    launchers<SaxpyForm::Vectorized>(kUnrolls)};
 
 }  // namespace
 
@@ -107,24 +79,17 @@ SaxpyLauncher saxpy_launcher(SaxpyForm form, int unroll) {
     throw std::out_of_range("saxpy unroll factor " + std::to_string(unroll) + " is not in 1.." +
                             std::to_string(kMaxUnroll));
   }
-  switch (form) {
-    case SaxpyForm::GridStride: return kGridStride[unroll - 1];
-    case SaxpyForm::Unrolled: return kUnrolled[unroll - 1];
-    case SaxpyForm::Vectorized: return kVectorized[unroll - 1];
-  }
-  throw std::invalid_argument("unknown saxpy form");
+  return kLaunchers[int(form)][std::size_t(unroll - 1)];
 }
 
 std::string saxpy_kernel_name(SaxpyForm form, int unroll) {
-  const char* name = form == SaxpyForm::GridStride ? "saxpy_grid_stride<"
-                     : form == SaxpyForm::Unrolled  ? "saxpy_unrolled<"
-                                                    : "saxpy_vectorized<";
-  return name + std::to_string(unroll) + ">";
+  const char* const names[] = {"saxpy_grid_stride<", "saxpy_unrolled<", "saxpy_vectorized<"};
+  return names[int(form)] + std::to_string(unroll) + ">";
 }
 
-void PipelineKernel::launch(float* out, const float* x, const float* y, std::size_t n, float alpha,
-                            cudaStream_t stream) {
-  launch_saxpy_unrolled<unroll>(out, x, y, n, alpha, LaunchShape{threads, 0}, stream);
+void launch_pipeline_kernel(float* out, const float* x, const float* y, std::size_t n,
+                            float alpha, cudaStream_t stream) {
+  launch_saxpy<SaxpyForm::Unrolled, 4>(out, x, y, n, alpha, LaunchShape{256, 0}, stream);
 }
 
 void launch_paced_copy(float* dst, const float* src, std::size_t n, double gbs, int blocks,

@@ -1,8 +1,9 @@
 /// \file
 /// \brief The streaming pipelines of chapter 11: SAXPY on data that starts and ends in host
 ///        memory, moved to the GPU and back in four ways (the text's stream1 to stream4) plus
-///        one of ours, each a function that runs the whole pipeline once and returns how long
-///        each stage took.
+///        one of ours, each a function (kernels/04_pipelines.cpp) that runs the whole pipeline
+///        once and returns how long each stage took; and what the programs share besides: their
+///        flags, seeded inputs with the CPU reference, the check, and the reports.
 ///
 /// Everything a run needs (host and device arrays, streams, events) is created once in a
 /// Pipeline, outside the timed region; the strategy functions only enqueue work and wait for it.
@@ -12,11 +13,16 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "hb/cli.h"
+#include "hb/compare.h"
 #include "hb/memory.h"
+#include "hb/report.h"
 
 namespace ch11 {
 
@@ -33,26 +39,24 @@ enum class HostKind {
   Pinned,    ///< page-locked (cudaHostAlloc): the copy engines read and write it directly
   Mapped     ///< page-locked and mapped: kernels read and write it across the bus
 };
-/// "pageable", "pinned" or "mapped pinned".
-const char* host_kind_name(HostKind kind);
+inline const char* host_kind_name(HostKind kind) {
+  return kind == HostKind::Pageable ? "pageable"
+         : kind == HostKind::Pinned ? "pinned"
+                                    : "mapped pinned";
+}
 
-/// One host array of floats in the memory a strategy needs.
-class HostArray {
- public:
-  HostArray() = default;
+/// One host array of floats in the memory a strategy needs: only the owner of that kind holds
+/// any.
+struct HostArray {
   HostArray(std::size_t n, HostKind kind);
-  float* data() const noexcept { return ptr_; }
+  float* data() const noexcept { return ptr; }
   /// The pointer kernels use: for Mapped memory its device alias, otherwise nullptr.
-  float* device_data() const noexcept { return device_ptr_; }
-  std::size_t size() const noexcept { return n_; }
+  float* device_data() const noexcept { return mapped.device_data(); }
 
- private:
-  std::vector<float> pageable_;
-  hb::PinnedBuffer<float> pinned_;
-  hb::MappedBuffer<float> mapped_;
-  float* ptr_ = nullptr;
-  float* device_ptr_ = nullptr;
-  std::size_t n_ = 0;
+  std::vector<float> pageable;
+  hb::PinnedBuffer<float> pinned;
+  hb::MappedBuffer<float> mapped;
+  float* ptr = nullptr;
 };
 
 /// Milliseconds of one run (or the medians of several). Stages that run at the same time as
@@ -71,8 +75,9 @@ enum class IssueOrder {
   BreadthFirst,  ///< all host->device copies, then all kernels, then all device->host copies
   DepthFirst     ///< chunk by chunk: copies in, kernel, copy out
 };
-/// "breadth-first" or "depth-first".
-const char* issue_order_name(IssueOrder order);
+inline const char* issue_order_name(IssueOrder order) {
+  return order == IssueOrder::BreadthFirst ? "breadth-first" : "depth-first";
+}
 
 /// The strategies, in the text's order; Pipelined is ours (beyond the text).
 enum class Strategy { Synchronous = 1, Async = 2, Streams = 3, Mapped = 4, Pipelined = 5 };
@@ -86,8 +91,9 @@ struct StrategyInfo {
 };
 /// The strategy table (ids 1..5 in order), read by the programs, the driver and the tests.
 const std::vector<StrategyInfo>& strategies();
-/// The row of \p id.
-const StrategyInfo& strategy_info(Strategy id);
+inline const StrategyInfo& strategy_info(Strategy id) {
+  return strategies().at(std::size_t(id) - 1);
+}
 
 /// A strategy with its parameters.
 struct StrategyConfig {
@@ -131,7 +137,8 @@ std::vector<Range> pipeline_chunks(std::size_t n, std::size_t chunk,
 /// increasing order, without repeats.
 std::vector<std::size_t> pipeline_chunk_candidates(std::size_t n, std::size_t chunk);
 
-/// The buffers, streams and events of a pipeline of n elements, made once, before timing.
+/// The buffers, streams and events of a pipeline of n elements, made once, before timing, and
+/// the steps the strategies are made of.
 struct Pipeline {
   /// Host arrays of kind \p host; device arrays unless \p host is Mapped (which needs none);
   /// max(\p streams, 3) non-blocking streams (stream3 uses up to \p streams, Pipelined three).
@@ -143,6 +150,19 @@ struct Pipeline {
   /// element a run forgets to bring back cannot pass the check.
   void poison_output();
 
+  /// Throws std::invalid_argument, naming \p what, unless the pipeline has device arrays (is
+  /// not Mapped) and, where \p pinned, pinned host memory.
+  void require_device_arrays(const char* what, bool pinned) const;
+  /// Enqueue on \p s, for the elements of \p r: the copies of x and y to the device, the
+  /// kernel, the copy of out to the host. An empty range enqueues nothing (a chunk may be
+  /// empty when n < streams).
+  void copy_in(Range r, cudaStream_t s);
+  void compute(Range r, float alpha, cudaStream_t s);
+  void copy_out(Range r, cudaStream_t s);
+  /// The times of the run that `stop` ended (after it has completed): from the events, the
+  /// stages too where \p stages (the strategy recorded them in order), and \p wall_ms.
+  StageTimes times(double wall_ms, bool stages) const;
+
   std::size_t n;
   HostKind host;
   HostArray hx, hy, hout;                ///< host x, y, out
@@ -152,7 +172,8 @@ struct Pipeline {
   hb::Event ready, done;  ///< reused for cross-stream dependencies (fork, join, chunk hand-off)
 };
 
-// Each strategy throws std::invalid_argument when the pipeline's memory does not fit it.
+// The strategies (kernels/04_pipelines.cpp). Each throws std::invalid_argument when the
+// pipeline's memory does not fit it.
 
 /// Section 11.1 (stream1Device): synchronous cudaMemcpy from pageable memory on the legacy
 /// default stream, the kernel, and back. \pre p.host is Pageable or Pinned
@@ -191,5 +212,65 @@ struct TransferBound {
 /// carries, since a pipeline's short copies out beside its copies in have beaten it (see the
 /// chapter page). Throws std::invalid_argument unless both rates are positive.
 TransferBound transfer_bound(std::size_t n, double h2d_gbs, double d2h_gbs);
+
+// What the programs share (programs/harness.cpp).
+
+/// Flags and defaults of one chapter-11 program.
+struct ProgramSpec {
+  std::string program;      ///< executable name (for messages and --help)
+  std::string description;  ///< one line for --help
+  std::size_t default_n = std::size_t(128) << 20;  ///< 128M floats, as in the text
+  bool max_streams_flag = false;  ///< accept --max-streams
+  bool chunk_flag = false;        ///< accept --chunk
+};
+
+/// Parsed options of a chapter-11 program.
+struct StreamingOptions {
+  hb::CommonOptions common;
+  float alpha = 2.0f;
+  int max_streams = 8;
+  std::size_t chunk = 0;  ///< 0: let the driver choose
+  std::string command;    ///< the command line as given, for the report header
+};
+
+/// Parses the shared flags (hb::Cli) plus --alpha and, where \p spec asks, --max-streams and
+/// --chunk. Returns nothing after --help; throws hb::UsageError on bad input (before any GPU
+/// work).
+std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
+                                              const char* const* argv);
+
+/// Seeded inputs x, y uniform in [-1, 1) and, unless the check is off, the CPU reference.
+struct Inputs {
+  std::vector<float> x, y;
+  std::vector<float> reference;  ///< saxpy_cpu(x, y); empty when not checking
+  float max_abs_x = 0.0f;
+};
+Inputs make_inputs(std::size_t n, std::uint64_t seed, float alpha, bool with_reference);
+
+/// Compares \p out with the CPU reference within tolerance_vs_cpu().
+hb::CompareResult compare_output(const float* out, const Inputs& in, float alpha);
+/// Throws hb::CheckFailed (exit code 1) naming \p what when \p result failed.
+void require_ok(const hb::CompareResult& result, const std::string& what);
+/// The "check" fact or cell: "ok", "FAILED (k of n outputs)", or "skipped (--no-check)" when
+/// \p result is empty.
+std::string check_text(const std::optional<hb::CompareResult>& result);
+
+/// Adds the header block shared by the chapter's programs: the facts of every chapter
+/// (hb::add_run_facts: program, command, date, GPU, compute capability, SMs, driver, CUDA
+/// runtime), then copy engines, N, bytes, host memory, alpha, seed, iterations.
+void add_facts(hb::Report& report, const std::string& program, const StreamingOptions& opt,
+               const std::string& host_memory);
+/// The book's report of one run: one row per stage that could be timed (host->device, kernel,
+/// device->host, total on the GPU's clock, total wall clock), with ms and GB/s.
+hb::Report stage_report(const StageTimes& t, std::size_t n);
+
+/// The main of the one-strategy programs stream1_device, stream2_async and stream4_mapped
+/// (everything else about them is the same): parse the flags (\p description for --help),
+/// make seeded inputs and the CPU reference (outside the timings), run \p strategy in the
+/// host memory and under the program name of its row of strategies() (one warm-up, then the
+/// median of --iters), check the output and print the book's report, with \p memory as its
+/// "host memory" fact. Returns the exit code; throws what hb::run_main maps to exit codes.
+int run_one_strategy(Strategy strategy, const char* description, const char* memory, int argc,
+                     char** argv);
 
 }  // namespace ch11

@@ -5,7 +5,7 @@
 // We time one copy of 8n bytes host->device (what SAXPY sends for n floats) alone, and then
 // with 4n bytes (what SAXPY sends back) going the other way at the same time: once by a copy
 // engine at full speed, and once by a kernel writing mapped host memory at a rate we choose
-// (kernels/04_paced_copy.cuh), from a trickle up to as fast as it goes. If the copy in only
+// (kernels/05_paced_copy.cuh), from a trickle up to as fast as it goes. If the copy in only
 // suffered when the two directions together needed more than the bus carries, the trickles
 // would cost it nothing, and a pipeline that paced its copies out would reach the bound. The
 // last column says what each byte sent back costs the copy in; the page compares the rows.
@@ -28,7 +28,7 @@
 #include "hb/random.h"
 #include "hb/report.h"
 #include "hb/timing.h"
-#include "harness.h"
+#include "pipeline.h"
 #include "streaming.h"
 
 namespace {

@@ -1,7 +1,5 @@
-// What chapter 11's programs share besides the pipelines: flags, inputs, the check, reports,
-// and the main of the three one-strategy programs.
-#include "harness.h"
-
+// What chapter 11's programs share besides the pipelines (declared in pipeline.h): flags,
+// inputs, the check, reports, and the main of the three one-strategy programs.
 #include <cmath>
 #include <iostream>
 #include <stdexcept>
@@ -10,20 +8,19 @@
 #include "hb/device.h"
 #include "hb/error.h"
 #include "hb/random.h"
-#include "reference.h"
+#include "pipeline.h"
+#include "streaming.h"
 
 namespace ch11 {
 
+// The largest |--alpha|: the data's values are of order one, so a * x + y stays far from float
+// overflow and the check's tolerance stays meaningful.
+constexpr double kMaxAlpha = 1e6;
+
 std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
                                               const char* const* argv) {
-  hb::CliSpec cli_spec;
-  cli_spec.program = spec.program;
-  cli_spec.description = spec.description;
-  cli_spec.default_n = spec.default_n;
-  cli_spec.min_n = 1;
-  cli_spec.max_n = std::size_t(1) << 30;  // 12 GiB per set of x, y, out
-  cli_spec.n_unit = "floats";
-  hb::Cli cli(cli_spec);
+  // --n from 1 to 2^30 floats (12 GiB per set of x, y, out).
+  hb::Cli cli({spec.program, spec.description, spec.default_n, 1, std::size_t(1) << 30, "floats"});
   StreamingOptions opt;
   std::string chunk_text = "auto";
   cli.app()
@@ -56,11 +53,7 @@ std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
 }
 
 Inputs make_inputs(std::size_t n, std::uint64_t seed, float alpha, bool with_reference) {
-  Inputs in;
-  in.x.resize(n);
-  in.y.resize(n);
-  hb::fill_uniform(in.x.data(), n, seed);
-  hb::fill_uniform(in.y.data(), n, seed + 1);
+  Inputs in{hb::uniform_vector<float>(n, seed), hb::uniform_vector<float>(n, seed + 1), {}, 0};
   in.max_abs_x = max_abs(in.x.data(), n);
   if (with_reference) {
     in.reference.resize(n);
@@ -121,8 +114,10 @@ hb::Report stage_report(const StageTimes& t, std::size_t n) {
   return r;
 }
 
-int run_one_strategy(const OneStrategyProgram& program, int argc, char** argv) {
-  const auto opt = parse_options({program.name, program.description}, argc, argv);
+int run_one_strategy(Strategy strategy, const char* description, const char* memory, int argc,
+                     char** argv) {
+  const StrategyInfo& info = strategy_info(strategy);
+  const auto opt = parse_options({info.program, description}, argc, argv);
   if (!opt) return 0;
   const std::size_t n = opt->common.n;
   const bool check = !opt->common.no_check;
@@ -131,18 +126,18 @@ int run_one_strategy(const OneStrategyProgram& program, int argc, char** argv) {
   // We make the inputs and the CPU reference first, then copy the inputs into the pipeline's
   // host arrays, so that neither shows in the timings.
   const Inputs in = make_inputs(n, opt->common.seed, opt->alpha, check);
-  Pipeline p(n, program.host, 1);
+  Pipeline p(n, info.host, 1);
   p.load(in.x.data(), in.y.data());
   p.poison_output();
-  const StageTimes t = measure_strategy(p, {program.strategy}, opt->alpha, 1, opt->common.iters);
+  const StageTimes t = measure_strategy(p, {strategy}, opt->alpha, 1, opt->common.iters);
 
   std::optional<hb::CompareResult> cmp;
   if (check) cmp = compare_output(p.hout.data(), in, opt->alpha);
   hb::Report r = stage_report(t, n);
-  add_facts(r, program.name, *opt, program.memory);
+  add_facts(r, info.program, *opt, memory);
   r.fact("check", check_text(cmp));
   r.print(std::cout, opt->common.csv);
-  if (cmp) require_ok(*cmp, program.name);
+  if (cmp) require_ok(*cmp, info.program);
   return 0;
 }
 

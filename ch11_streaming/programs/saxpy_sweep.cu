@@ -24,8 +24,7 @@
 #include "hb/error.h"
 #include "hb/memory.h"
 #include "hb/report.h"
-#include "harness.h"
-#include "reference.h"
+#include "pipeline.h"
 #include "streaming.h"
 
 namespace {
@@ -48,18 +47,15 @@ __global__ void count_mismatches(const float* __restrict__ got, const float* __r
     atomicAdd(count, static_cast<unsigned long long>(local));
 }
 
+// The elements of \p got outside \p tol of \p want, counted on the GPU by \p blocks blocks.
 unsigned long long device_mismatches(const float* got, const float* want, std::size_t n,
-                                     const ch11::SaxpyTolerance& tol, cudaStream_t s,
+                                     const ch11::SaxpyTolerance& tol, int blocks, cudaStream_t s,
                                      hb::DeviceBuffer<unsigned long long>& counter) {
   HB_CUDA_CHECK(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned long long), s));
-  int device = 0, sms = 0;
-  HB_CUDA_CHECK(cudaGetDevice(&device));
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  count_mismatches<<<4 * sms, 256, 0, s>>>(got, want, n, tol.rtol, tol.atol, counter.data());
+  count_mismatches<<<blocks, 256, 0, s>>>(got, want, n, tol.rtol, tol.atol, counter.data());
   HB_CHECK_LAUNCH();
   unsigned long long result = 0;
-  HB_CUDA_CHECK(cudaMemcpyAsync(&result, counter.data(), sizeof result, cudaMemcpyDeviceToHost, s));
-  HB_CUDA_CHECK(cudaStreamSynchronize(s));
+  hb::copy_to_host(&result, counter.data(), 1, s);
   return result;
 }
 
@@ -86,24 +82,22 @@ int main(int argc, char** argv) {
     if (check)
       hb::copy_to_device(reference.data(), in.reference.data(), reference.bytes());
     const ch11::SaxpyTolerance tol = ch11::tolerance_vs_cpu(opt->alpha, in.max_abs_x);
+    const int check_blocks = 4 * hb::query_device(opt->common.device).sm_count;
     hb::Stream s;
 
     const double bytes = double(ch11::kBytesPerElement) * double(n);
     const hb::Bandwidth copy = hb::measure_device_copy(ch11::kBytesPerElement * n / 2, iters);
-    const std::vector<int> thread_counts = {32, 64, 128, 256, 512, 1024};
 
     std::vector<std::string> columns = {"id", "kernel"};
-    for (int t : thread_counts) columns.push_back("GB/s @" + std::to_string(t));
-    for (const char* c : {"best GB/s", "best threads", "% of copy", "check"}) columns.push_back(c);
-    hb::Report r(columns);
-    {
-      std::vector<std::string> row = {"copy", "cudaMemcpy device->device, same bytes"};
-      for (std::size_t i = 0; i < thread_counts.size(); ++i) row.push_back("-");
-      for (const std::string& c :
-           {hb::fixed(copy.gbs, 1), std::string("-"), std::string("100.0"), std::string("-")})
-        row.push_back(c);
-      r.row(row);
+    std::vector<std::string> copy_row = {"copy", "cudaMemcpy device->device, same bytes"};
+    for (int t : hb::kSweepBlockSizes) {
+      columns.push_back("GB/s @" + std::to_string(t));
+      copy_row.push_back("-");
     }
+    columns.insert(columns.end(), {"best GB/s", "best threads", "% of copy", "check"});
+    copy_row.insert(copy_row.end(), {hb::fixed(copy.gbs, 1), "-", "100.0", "-"});
+    hb::Report r(columns);
+    r.row(copy_row);
 
     struct Best {
       double gbs = 0;
@@ -123,7 +117,7 @@ int main(int argc, char** argv) {
         double row_best = 0;
         int row_threads = 0;
         bool row_ok = true;
-        for (const int threads : thread_counts) {
+        for (const int threads : hb::kSweepBlockSizes) {
           // A poisoned output and one checked call, a warm-up, the median of --iters timed
           // calls, and the check again (hb::measure_checked).
           const hb::Checked t = hb::measure_checked(
@@ -134,7 +128,8 @@ int main(int argc, char** argv) {
                 launch(out.data(), x.data(), y.data(), n, opt->alpha, {threads, 0}, st);
               },
               [&] {
-                return device_mismatches(out.data(), reference.data(), n, tol, s, counter) == 0;
+                return device_mismatches(out.data(), reference.data(), n, tol, check_blocks, s,
+                                         counter) == 0;
               },
               s, 1, iters, check);
           const double rate = hb::gbs(bytes, t.median_ms);
@@ -149,10 +144,9 @@ int main(int argc, char** argv) {
           }
         }
         if (row_best > best.gbs) best = {row_best, name, row_threads};
-        row.push_back(hb::fixed(row_best, 1));
-        row.push_back(std::to_string(row_threads));
-        row.push_back(hb::fixed(100.0 * row_best / copy.gbs, 1));
-        row.push_back(check ? (row_ok ? "ok" : "FAILED") : "skipped");
+        row.insert(row.end(), {hb::fixed(row_best, 1), std::to_string(row_threads),
+                               hb::fixed(100.0 * row_best / copy.gbs, 1),
+                               check ? (row_ok ? "ok" : "FAILED") : "skipped"});
         r.row(row);
       }
     }

@@ -10,7 +10,7 @@
 #include "hb/bench.h"
 #include "hb/device.h"
 #include "hb/error.h"
-#include "harness.h"
+#include "pipeline.h"
 
 int main(int argc, char** argv) {
   return hb::run_main("stream3_streams", [&] {

@@ -16,7 +16,7 @@
 #include "hb/device.h"
 #include "hb/error.h"
 #include "hb/report.h"
-#include "harness.h"
+#include "pipeline.h"
 
 namespace {
 
@@ -80,34 +80,26 @@ int main(int argc, char** argv) {
 
     const ch11::Inputs in =
         ch11::make_inputs(n, opt->common.seed, opt->alpha, !opt->common.no_check);
+    // Stream3 at its best: both issue orders, 1 .. --max-streams streams. Ours: the given
+    // chunk size, or the best of 1M to 32M floats (no larger than n).
+    std::vector<ch11::StrategyConfig> streams, pipelined;
+    for (const auto order : {ch11::IssueOrder::BreadthFirst, ch11::IssueOrder::DepthFirst})
+      for (int k = 1; k <= opt->max_streams; ++k)
+        streams.push_back({ch11::Strategy::Streams, k, order});
+    for (const std::size_t c : ch11::pipeline_chunk_candidates(n, opt->chunk))
+      pipelined.push_back({ch11::Strategy::Pipelined, 1, {}, c});
+    const std::vector<std::vector<ch11::StrategyConfig>> searches = {
+        {{ch11::Strategy::Synchronous}}, {{ch11::Strategy::Async}}, streams, pipelined,
+        {{ch11::Strategy::Mapped}}};
+    // One pipeline for each kind of host memory, for the strategies that need it.
     std::vector<Outcome> rows;
-    {
-      ch11::Pipeline p(n, ch11::HostKind::Pageable, 1);
+    for (const auto host :
+         {ch11::HostKind::Pageable, ch11::HostKind::Pinned, ch11::HostKind::Mapped}) {
+      ch11::Pipeline p(n, host, host == ch11::HostKind::Pinned ? opt->max_streams : 1);
       p.load(in.x.data(), in.y.data());
-      rows.push_back(best_of(p, {{ch11::Strategy::Synchronous}}, *opt, in));
-    }
-    {
-      ch11::Pipeline p(n, ch11::HostKind::Pinned, opt->max_streams);
-      p.load(in.x.data(), in.y.data());
-      rows.push_back(best_of(p, {{ch11::Strategy::Async}}, *opt, in));
-
-      // Stream3 at its best: both issue orders, 1 .. --max-streams streams.
-      std::vector<ch11::StrategyConfig> streams;
-      for (const auto order : {ch11::IssueOrder::BreadthFirst, ch11::IssueOrder::DepthFirst})
-        for (int k = 1; k <= opt->max_streams; ++k)
-          streams.push_back({ch11::Strategy::Streams, k, order});
-      rows.push_back(best_of(p, streams, *opt, in));
-
-      // Ours: the given chunk size, or the best of 1M to 32M floats (no larger than n).
-      std::vector<ch11::StrategyConfig> pipelined;
-      for (const std::size_t c : ch11::pipeline_chunk_candidates(n, opt->chunk))
-        pipelined.push_back({ch11::Strategy::Pipelined, 1, {}, c});
-      rows.push_back(best_of(p, pipelined, *opt, in));
-    }
-    {
-      ch11::Pipeline p(n, ch11::HostKind::Mapped, 1);
-      p.load(in.x.data(), in.y.data());
-      rows.push_back(best_of(p, {{ch11::Strategy::Mapped}}, *opt, in));
+      for (const auto& candidates : searches)
+        if (ch11::strategy_info(candidates[0].strategy).host == host)
+          rows.push_back(best_of(p, candidates, *opt, in));
     }
     std::sort(rows.begin(), rows.end(), [](const Outcome& a, const Outcome& b) {
       return a.config.strategy < b.config.strategy;
@@ -131,12 +123,12 @@ int main(int argc, char** argv) {
     }
     ch11::add_facts(r, "streaming", *opt,
                     "per strategy: pageable (1), pinned (2, 3, 5), mapped (4)");
-    r.fact("host->device pinned (GB/s)",
-           hb::fixed(up.gbs, 2) + " (" + std::to_string(up.bytes_counted) + " bytes)");
-    r.fact("device->host pinned (GB/s)",
-           hb::fixed(down.gbs, 2) + " (" + std::to_string(down.bytes_counted) + " bytes)");
-    r.fact("both directions pinned (GB/s, total)",
-           hb::fixed(both.gbs, 2) + " (" + std::to_string(both.bytes_counted) + " bytes)");
+    auto rate = [](const hb::Bandwidth& b) {
+      return hb::fixed(b.gbs, 2) + " (" + std::to_string(b.bytes_counted) + " bytes)";
+    };
+    r.fact("host->device pinned (GB/s)", rate(up));
+    r.fact("device->host pinned (GB/s)", rate(down));
+    r.fact("both directions pinned (GB/s, total)", rate(both));
     r.fact("transfer bound", hb::fixed(bound.ms, 3) + " ms, set by " + bound.limit);
     r.fact("ms", "host wall clock of the whole pipeline, median; % of bound = bound ms / ms");
     r.fact("copies alone", "8 bytes per element up and 4 down in two streams at once, CUDA "

@@ -24,9 +24,8 @@
 #include "hb/error.h"
 #include "hb/random.h"
 #include "hb/testing.h"
-#include "harness.h"
 #include "pipeline.h"
-#include "reference.h"
+#include "streaming.h"
 
 namespace {
 

@@ -19,7 +19,6 @@
 #include "hb/random.h"
 #include "hb/testing.h"
 #include "kernels/02_unrolled.cuh"
-#include "reference.h"
 #include "streaming.h"
 
 TEST_CASE("the launcher tables hold a distinct launcher for every unroll factor from 1 to 16") {
