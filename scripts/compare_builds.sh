@@ -23,6 +23,10 @@ rounds=${2:-3}
 OUT=${OUT:-$root/gpu-out}
 mkdir -p "$OUT/compare"
 benchmarks=(
+  "stream1|ch11_streaming/stream1_device --n 64M --iters 10"
+  "stream2|ch11_streaming/stream2_async --n 64M --iters 10"
+  "stream3|ch11_streaming/stream3_streams --n 64M --iters 10"
+  "stream4|ch11_streaming/stream4_mapped --n 64M --iters 10"
   "reduction0|ch12_reduction/reduction0_cub --n 64M --iters 20"
   "reduction1|ch12_reduction/reduction1_two_pass --n 64M --iters 20"
   "reduction2|ch12_reduction/reduction2_warp_sync --n 64M --iters 20"
@@ -104,6 +108,7 @@ def table(path):
     return rows[0], rows[1:]
 print("# old vs new, median over %d alternating rounds of each row's 'ms (median)'" % rounds)
 worst = 0.0
+missing = []
 for entry in entries:
     name = entry.split('|')[0]
     per_row = {}
@@ -123,11 +128,18 @@ for entry in entries:
     print('\n## %s: %s' % (name, entry.split('|')[1]))
     for key, v in per_row.items():
         if len(v['old']) != rounds or len(v['new']) != rounds:
+            # A row the other build does not print (or not in every round) is a change of
+            # the table, not of speed: say so, and fail the comparison.
+            print('%-70s ROWS old %d new %d (of %d rounds)' % (key[:70], len(v['old']), len(v['new']), rounds))
+            missing.append(name + ': ' + key)
             continue
         o, n = statistics.median(v['old']), statistics.median(v['new'])
         change = 100.0 * (n - o) / o if o > 0 else 0.0
         worst = max(worst, change)
         print('%-70s old %10.4f ms  new %10.4f ms  %+6.2f%%' % (key[:70], o, n, change))
 print('\nlargest slowdown of any row: %+.2f%%' % worst)
+print('rows printed by one build only: %d' % len(missing))
+sys.exit(1 if missing else 0)
 PY
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 exit $status
