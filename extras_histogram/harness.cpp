@@ -104,13 +104,10 @@ Verdict check_exact(const Bins& got, const Bins& want) {
   const auto cmp = hb::compare_exact(got.data(), want.data(), kBins, "bins");
   v.exact = cmp.ok;
   v.lost = total(want) - total(got);
-  if (cmp.ok) {
-    v.text = "exact";
-  } else {
-    v.text = "WRONG: " + std::to_string(cmp.mismatches) + " of 256 bins differ (total off by " +
-             std::to_string(-v.lost) + ")";
-    v.details = cmp.report;
-  }
+  v.text = cmp.ok ? "exact"
+                  : "WRONG: " + std::to_string(cmp.mismatches) +
+                        " of 256 bins differ (total off by " + std::to_string(-v.lost) + ")";
+  v.details = cmp.report;  // empty when every bin agrees
   return v;
 }
 
@@ -131,7 +128,7 @@ Verdict check_lesson(const Bins& got, const Bins& want) {
   } else {
     v.text = "no count lost this time (still a race)";
   }
-  if (!cmp.ok) v.details = cmp.report;
+  v.details = cmp.report;  // empty when every bin agrees
   return v;
 }
 // [histogram-lesson-check]
@@ -163,11 +160,10 @@ std::optional<ProgramOptions> parse_options(const std::string& program,
   ProgramOptions opt;
   opt.common = cli.options();
   opt.command_line = cli.command_line();
-  const bool distribution_given = cli.app().count("--distribution") > 0;
   if (!input.empty()) {
     if (cli.app().count("--n") > 0)
       throw hb::UsageError("--n and --input exclude each other: the image sets the size");
-    if (distribution_given && distribution != name(Distribution::Image))
+    if (cli.app().count("--distribution") > 0 && distribution != name(Distribution::Image))
       throw hb::UsageError("--input counts an image; --distribution " + distribution +
                            " asks for generated data");
     opt.input = input;
@@ -358,8 +354,9 @@ int run_program(const char* program, const char* id, int argc, char** argv) {
 
     report.print(std::cout, opt->common.csv);
     if (!failures.empty())
-      throw hb::CheckFailed(single != nullptr ? std::string(single->name) + " is wrong:\n" + failures
-                                              : "variants that are not exact:\n" + failures);
+      throw hb::CheckFailed((single != nullptr ? std::string(single->name) + " is wrong:\n"
+                                               : "variants that are not exact:\n") +
+                            failures);
     return 0;
   });
 }
