@@ -408,10 +408,12 @@ TEST_CASE("every variant's section names its source and its row of the committed
       CHECK(hb::shows_rounded(shown[1].str(), row.at("GB/s")));
     }
   }
-  // Every file of kernels/ is the source of its variant's section.
+  // Every file of kernels/ is the source of its variant's section, but for the device code the
+  // GPU variants share.
   const std::string kernels = std::string(HISTO_SOURCE_DIR) + "/kernels";
   for (const auto& entry : std::filesystem::directory_iterator(kernels)) {
     INFO(entry.path());
+    if (entry.path().filename() == "device.h") continue;
     CHECK(linked.count("kernels/" + entry.path().filename().string()) == 1);
   }
 }
