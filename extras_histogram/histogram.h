@@ -150,8 +150,7 @@ struct Variant {
   const char* name;     ///< "shared_privatized": the program is "histogram_" + name
   const char* title;    ///< one line for tables and --help
   Role role;
-  /// Set for CPU rows (ids 0 and 1), else null.
-  void (*cpu)(const std::uint8_t* in, std::size_t n, std::uint32_t* bins);
+  void (*cpu)(const std::uint8_t* in, std::size_t n, std::uint32_t* bins);  ///< CPU rows only
   Launcher gpu;         ///< set for GPU rows, else null
   hb::Needs needs = {};  ///< the GPU its headline form needs, and what runs below it
 

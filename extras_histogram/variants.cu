@@ -1,6 +1,6 @@
-// The variant table of the histogram chapter. Every kernel file of kernels/ is compiled here,
-// once (CMake lists them in histogram_kernels.cuh), so a launcher needs no declaration: adding
-// a variant is one file in kernels/ and one row below. The Workspace and the size of CUB's
+// The variant table of the histogram chapter. Every GPU kernel file of kernels/ is compiled
+// here, once (CMake lists them in histogram_kernels.cuh), so a launcher needs no declaration:
+// adding a variant is one file in kernels/ and one row below. The Workspace and the size of CUB's
 // temporary storage live here too, next to the kernels that use them.
 #include <algorithm>
 #include <stdexcept>
