@@ -2,11 +2,9 @@
 // is judged (exact for the variants, a description of the damage for the lesson), the flags,
 // the measurement and the reports, and the two kinds of programs built on them: one small
 // program per variant, and the driver `histogram`.
-#include "harness.h"
-
 #include <algorithm>
 #include <iostream>
-#include <sstream>
+#include <numeric>
 #include <stdexcept>
 
 #include "hb/bandwidth.h"
@@ -19,8 +17,15 @@
 #include "hb/pgm.h"
 #include "hb/random.h"
 #include "hb/timing.h"
+#include "histogram.h"
 
 namespace histo {
+
+namespace {
+// The names of the distributions, in the order of the enum.
+const char* const kNames[] = {"uniform", "equal", "hot", "ramp", "scene", "image"};
+constexpr const char* kNameList = "uniform, equal, hot, ramp, scene, image";
+}  // namespace
 
 const std::vector<Distribution>& generated_distributions() {
   static const std::vector<Distribution> all = {Distribution::Uniform, Distribution::Equal,
@@ -29,26 +34,13 @@ const std::vector<Distribution>& generated_distributions() {
   return all;
 }
 
-std::string name(Distribution d) {
-  switch (d) {
-    case Distribution::Uniform: return "uniform";
-    case Distribution::Equal: return "equal";
-    case Distribution::Hot: return "hot";
-    case Distribution::Ramp: return "ramp";
-    case Distribution::Scene: return "scene";
-    case Distribution::Image: return "image";
-  }
-  return "?";
-}
-
-std::string distribution_names() { return "uniform, equal, hot, ramp, scene, image"; }
+std::string name(Distribution d) { return kNames[int(d)]; }
 
 Distribution parse_distribution(const std::string& text) {
-  for (const auto d : generated_distributions())
-    if (text == name(d)) return d;
-  if (text == name(Distribution::Image)) return Distribution::Image;
+  for (int d = 0; d <= int(Distribution::Image); ++d)
+    if (text == kNames[d]) return Distribution(d);
   throw hb::UsageError("--distribution '" + text + "': unknown (expected all or one of " +
-                       distribution_names() + ")");
+                       kNameList + ")");
 }
 
 std::uint8_t equal_value(std::uint64_t seed) {
@@ -65,14 +57,15 @@ std::vector<std::uint8_t> hot_values(std::uint64_t seed) {
 }
 
 // [histogram-distributions]
-void generate(Distribution d, std::uint8_t* out, std::size_t n, std::uint64_t seed) {
+std::vector<std::uint8_t> generate(Distribution d, std::size_t n, std::uint64_t seed) {
+  std::vector<std::uint8_t> out(n);
   switch (d) {
     case Distribution::Uniform:
-      hb::fill_uniform(out, n, seed);
-      return;
+      hb::fill_uniform(out.data(), n, seed);
+      return out;
     case Distribution::Equal:
-      std::fill(out, out + n, equal_value(seed));
-      return;
+      std::fill(out.begin(), out.end(), equal_value(seed));
+      return out;
     case Distribution::Hot: {
       const auto hot = hot_values(seed);
       for (std::size_t i = 0; i < n; ++i) {
@@ -80,20 +73,20 @@ void generate(Distribution d, std::uint8_t* out, std::size_t n, std::uint64_t se
         // 90 of 100 bytes on one of the four hot values, the rest uniform.
         out[i] = (r % 100) < 90 ? hot[(r >> 32) % 4] : static_cast<std::uint8_t>(r >> 56);
       }
-      return;
+      return out;
     }
     case Distribution::Ramp:
       // Non-decreasing, every value in turn, each for about n / 256 bytes (n <= 2^30, so
       // 256 i does not overflow).
       for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>((i * 256) / n);
-      return;
+      return out;
     case Distribution::Scene: {
       // The coin scene that chapter 15 searches (coins on a shaded, noisy background),
       // tiled: byte i is pixel i mod 73,800 of the seeded 300 x 246 scene.
       const std::vector<std::uint8_t> scene =
           hb::make_coin_scene(hb::kSceneWidth, hb::kSceneHeight, seed).image.pixels;
       for (std::size_t i = 0; i < n; ++i) out[i] = scene[i % scene.size()];
-      return;
+      return out;
     }
     case Distribution::Image:
       break;
@@ -102,20 +95,8 @@ void generate(Distribution d, std::uint8_t* out, std::size_t n, std::uint64_t se
 }
 // [histogram-distributions]
 
-std::vector<std::uint8_t> generate(Distribution d, std::size_t n, std::uint64_t seed) {
-  std::vector<std::uint8_t> v(n);
-  generate(d, v.data(), n, seed);
-  return v;
-}
-
-std::vector<std::uint8_t> load_pgm_bytes(const std::string& path) {
-  return hb::read_pgm(path).pixels;
-}
-
 std::int64_t total(const Bins& bins) {
-  std::int64_t sum = 0;
-  for (const auto c : bins) sum += c;
-  return sum;
+  return std::accumulate(bins.begin(), bins.end(), std::int64_t(0));
 }
 
 Verdict check_exact(const Bins& got, const Bins& want) {
@@ -123,13 +104,10 @@ Verdict check_exact(const Bins& got, const Bins& want) {
   const auto cmp = hb::compare_exact(got.data(), want.data(), kBins, "bins");
   v.exact = cmp.ok;
   v.lost = total(want) - total(got);
-  if (cmp.ok) {
-    v.text = "exact";
-  } else {
-    v.text = "WRONG: " + std::to_string(cmp.mismatches) + " of 256 bins differ (total off by " +
-             std::to_string(-v.lost) + ")";
-    v.details = cmp.report;
-  }
+  v.text = cmp.ok ? "exact"
+                  : "WRONG: " + std::to_string(cmp.mismatches) +
+                        " of 256 bins differ (total off by " + std::to_string(-v.lost) + ")";
+  v.details = cmp.report;  // empty when every bin agrees
   return v;
 }
 
@@ -150,7 +128,7 @@ Verdict check_lesson(const Bins& got, const Bins& want) {
   } else {
     v.text = "no count lost this time (still a race)";
   }
-  if (!cmp.ok) v.details = cmp.report;
+  v.details = cmp.report;  // empty when every bin agrees
   return v;
 }
 // [histogram-lesson-check]
@@ -171,8 +149,8 @@ std::optional<ProgramOptions> parse_options(const std::string& program,
   std::string input;
   cli.app()
       .add_option("--distribution", distribution,
-                  "the bytes to count: all (the four generated ones) or one of " +
-                      distribution_names() + " (image: the pixels of --input)")
+                  std::string("the bytes to count: all (the four generated ones) or one of ") +
+                      kNameList + " (image: the pixels of --input)")
       ->capture_default_str();
   cli.app().add_option("--input", input,
                        "an 8-bit PGM image (P5 or P2) whose pixels are counted; implies "
@@ -182,15 +160,14 @@ std::optional<ProgramOptions> parse_options(const std::string& program,
   ProgramOptions opt;
   opt.common = cli.options();
   opt.command_line = cli.command_line();
-  const bool distribution_given = cli.app().count("--distribution") > 0;
   if (!input.empty()) {
     if (cli.app().count("--n") > 0)
       throw hb::UsageError("--n and --input exclude each other: the image sets the size");
-    if (distribution_given && distribution != name(Distribution::Image))
+    if (cli.app().count("--distribution") > 0 && distribution != name(Distribution::Image))
       throw hb::UsageError("--input counts an image; --distribution " + distribution +
                            " asks for generated data");
     opt.input = input;
-    opt.image = load_pgm_bytes(input);
+    opt.image = hb::read_pgm(input).pixels;
     if (opt.image.size() > kMaxBytes)
       throw hb::UsageError("--input " + input + ": more than " + std::to_string(kMaxBytes) +
                            " pixels");
@@ -209,7 +186,6 @@ std::optional<ProgramOptions> parse_options(const std::string& program,
 
 DataSet make_data_set(Distribution d, const ProgramOptions& opt, bool with_reference) {
   DataSet data;
-  data.distribution = d;
   data.host = d == Distribution::Image ? opt.image : generate(d, opt.common.n, opt.common.seed);
   data.device = hb::DeviceBuffer<std::uint8_t>(data.host.size());
   // copy_to_device: the kernels run on non-blocking streams, which would not wait for a
@@ -221,16 +197,6 @@ DataSet make_data_set(Distribution d, const ProgramOptions& opt, bool with_refer
   }
   return data;
 }
-
-namespace {
-Bins copy_bins(const std::uint32_t* d_bins, cudaStream_t stream) {
-  Bins bins{};
-  HB_CUDA_CHECK(cudaMemcpyAsync(bins.data(), d_bins, sizeof(Bins), cudaMemcpyDeviceToHost, stream));
-  HB_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return bins;
-}
-
-}  // namespace
 
 // [histogram-measure]
 Measurement measure(const Variant& v, const DataSet& data, Workspace& ws, std::uint32_t* d_bins,
@@ -249,7 +215,9 @@ Measurement measure(const Variant& v, const DataSet& data, Workspace& ws, std::u
         [&](cudaStream_t s) { hb::poison(d_bins, sizeof(Bins), 0xA5, s); },
         [&](cudaStream_t s) { v.gpu(data.device.data(), n, d_bins, ws, s); },
         [&] {
-          m.verdict = judge(copy_bins(d_bins, stream));
+          Bins got{};
+          hb::copy_to_host(got.data(), d_bins, kBins, stream);
+          m.verdict = judge(got);
           return m.verdict.exact;
         },
         stream, 1, iters, m.checked);
@@ -272,12 +240,12 @@ bool passes(const Variant& v, const Measurement& m) {
   return v.role == Role::Lesson ? m.verdict.plausible : m.verdict.exact;
 }
 
-double read_ceiling_gbs(std::size_t bytes, int iters) {
-  return bytes >= 16 ? hb::measure_device_read(bytes / 16 * 16, iters).gbs : 0.0;
-}
 
-hb::Report make_report(const std::string& program, const ProgramOptions& opt, std::size_t bytes,
-                       double read_gbs) {
+namespace {
+
+// The report every program prints: its header facts (program, command, date, GPU, sizes,
+// seed, iterations, what GB/s and the % columns mean, the read ceiling) and its columns.
+hb::Report make_report(const std::string& program, const ProgramOptions& opt, double read_gbs) {
   hb::Report r({"id", "variant", "distribution", "ms (median)", "GB/s", "% of CUB",
                 "% of read-only", "check"});
   const hb::DeviceInfo dev = hb::query_device(opt.common.device);
@@ -287,7 +255,7 @@ hb::Report make_report(const std::string& program, const ProgramOptions& opt, st
       r.fact("variant " + std::string(v.id) + " " + v.name, note);
   r.fact("SM clock (MHz)", std::to_string(dev.clock_khz / 1000));
   r.fact("L2 cache (MiB)", hb::fixed(double(dev.l2_bytes) / (1 << 20), 0));
-  r.fact("bytes per histogram", std::to_string(bytes));
+  r.fact("bytes per histogram", std::to_string(opt.common.n));
   if (!opt.input.empty()) r.fact("input", opt.input);
   r.fact("seed", std::to_string(opt.common.seed));
   r.fact("iterations", std::to_string(opt.common.iters) + " (median reported)");
@@ -306,62 +274,28 @@ void add_row(hb::Report& report, const Variant& v, Distribution d, const Measure
               hb::percent(m.gbs, cub_gbs), hb::percent(m.gbs, read_gbs), m.verdict.text});
 }
 
-void add_left_out_row(hb::Report& report, const Variant& v, Distribution d) {
-  report.row({v.id, v.name, name(d), "-", "-", "-", "-",
-              "left out: " + hb::left_out_reason(v.needs)});
-}
-
-int variant_program_main(const char* program, const char* id, int argc, char** argv) {
-  return hb::run_main(program, [&] {
-    const Variant& v = find_variant(id);
-    const auto opt = parse_options(program, v.title, false, argc, argv);
-    if (!opt) return 0;
-    hb::select_device(opt->common.device);
-    hb::require_runs_here(v.needs);
-
-    const Variant& cub = library_variant();
-    Workspace ws(opt->common.n);
-    hb::Stream stream;
-    hb::DeviceBuffer<std::uint32_t> d_bins(kBins);
-    const double read_gbs = read_ceiling_gbs(opt->common.n, opt->common.iters);
-    hb::Report report = make_report(program, *opt, opt->common.n, read_gbs);
-    report.fact("variant", std::string(v.id) + " " + v.name + ": " + v.title);
-    std::string failures;
-    for (const Distribution d : opt->distributions) {
-      const DataSet data = make_data_set(d, *opt, !opt->common.no_check);
-      const Measurement ref =
-          measure(cub, data, ws, d_bins.data(), stream, opt->common.iters, !opt->common.no_check);
-      const Measurement m = &v == &cub ? ref
-                                           : measure(v, data, ws, d_bins.data(), stream,
-                                                     opt->common.iters, !opt->common.no_check);
-      add_row(report, v, d, m, ref.gbs, read_gbs);
-      if (&v != &cub) add_row(report, cub, d, ref, ref.gbs, read_gbs);
-      if (!passes(v, m)) failures += name(d) + ": " + m.verdict.text + "\n" + m.verdict.details;
-      if (!passes(cub, ref)) failures += name(d) + " (CUB): " + ref.verdict.text + "\n";
-    }
-    report.print(std::cout, opt->common.csv);
-    if (!failures.empty()) throw hb::CheckFailed(std::string(v.name) + " is wrong:\n" + failures);
-    return 0;
-  });
-}
-
-// The driver `histogram`: every variant of the table on every distribution, one row
-// each, with its median time, its rate and its speed relative to CUB's histogram measured in
-// the same run on the same buffer; the CPU reference checks every row.
+// Both kinds of program. The driver `histogram` (id null) runs every variant of the table, or
+// the one of --variant, on every distribution, one row each, with its median time, its rate
+// and its speed relative to CUB's histogram measured in the same run on the same buffer; the
+// program of variant id runs that variant, then shows CUB's row beside it.
 //
 // We first measure how fast the GPU can merely read the same number of bytes (the ceiling of
 // any histogram that reads its input once), then, for each distribution, make the data, count
 // it on the CPU, measure CUB, and measure each variant. The run fails (exit 1) when any
 // variant other than the naive lesson is not exact; the lesson's row says how many counts it
 // lost.
-int driver_main(int argc, char** argv) {
-  return hb::run_main("histogram", [&] {
+int run_program(const char* program, const char* id, int argc, char** argv) {
+  return hb::run_main(program, [&] {
+    const Variant* single = id != nullptr ? &hb::program_row(variants(), id, program) : nullptr;
     const auto opt = parse_options(
-        "histogram",
-        "Chapter extras: every 256-bin histogram variant on every distribution, against CUB",
-        true, argc, argv);
+        program,
+        single != nullptr
+            ? single->title
+            : "Chapter extras: every 256-bin histogram variant on every distribution, against CUB",
+        single == nullptr, argc, argv);
     if (!opt) return 0;
     hb::select_device(opt->common.device);
+    if (single != nullptr) hb::require_runs_here(single->needs);
     const std::size_t n = opt->common.n;
     const int iters = opt->common.iters;
     const bool check = !opt->common.no_check;
@@ -369,48 +303,70 @@ int driver_main(int argc, char** argv) {
     Workspace ws(n);
     hb::Stream stream;
     hb::DeviceBuffer<std::uint32_t> d_bins(kBins);
-    const double read_gbs = read_ceiling_gbs(n, iters);
-    hb::Report report = make_report("histogram", *opt, n, read_gbs);
+    // The read-only kernel reads 16-byte vectors: the bytes rounded down to them.
+    const double read_gbs = n >= 16 ? hb::measure_device_read(n / 16 * 16, iters).gbs : 0.0;
+    hb::Report report = make_report(program, *opt, read_gbs);
+    if (single != nullptr)
+      report.fact("variant", std::string(single->id) + " " + single->name + ": " + single->title);
 
     // [histogram-driver-loop]
     const Variant& cub = library_variant();
     std::string failures;
     for (const Distribution d : opt->distributions) {
       const DataSet data = make_data_set(d, *opt, check);
-      const Measurement reference =
-          measure(cub, data, ws, d_bins.data(), stream, iters, check);
+      const Measurement reference = measure(cub, data, ws, d_bins.data(), stream, iters, check);
       const Variant* best = nullptr;
       double best_gbs = 0.0;
       for (const Variant& v : variants()) {
-        if (opt->common.variant >= 0 && std::string(v.id) != std::to_string(opt->common.variant)) continue;
+        if (single != nullptr ? &v != single
+                              : opt->common.variant >= 0 &&
+                                    std::string(v.id) != std::to_string(opt->common.variant))
+          continue;
         if (hb::form_here(v.needs) == hb::Form::None) {
-          add_left_out_row(report, v, d);
+          report.row({v.id, v.name, name(d), "-", "-", "-", "-",
+                      "left out: " + hb::left_out_reason(v.needs)});
           continue;
         }
         const Measurement m =
-            &v == &cub ? reference
-                           : measure(v, data, ws, d_bins.data(), stream, iters, check);
+            &v == &cub ? reference : measure(v, data, ws, d_bins.data(), stream, iters, check);
         add_row(report, v, d, m, reference.gbs, read_gbs);
         if (!passes(v, m))
-          failures += "variant " + std::string(v.id) + " " + v.name + " on " + name(d) +
+          failures += (single != nullptr ? name(d)
+                                         : "variant " + std::string(v.id) + " " + v.name +
+                                               " on " + name(d)) +
                       ": " + m.verdict.text + "\n" + m.verdict.details;
-        if (v.on_gpu() && v.role == Role::Variant && passes(v, m) &&
-            m.gbs > best_gbs) {
+        if (v.on_gpu() && v.role == Role::Variant && passes(v, m) && m.gbs > best_gbs) {
           best = &v;
           best_gbs = m.gbs;
         }
       }
-      if (best != nullptr && reference.gbs > 0)
+      if (single != nullptr) {
+        if (single != &cub) add_row(report, cub, d, reference, reference.gbs, read_gbs);
+        if (!passes(cub, reference))
+          failures += name(d) + " (CUB): " + reference.verdict.text + "\n";
+      } else if (best != nullptr && reference.gbs > 0) {
         report.fact("fastest GPU variant on " + name(d),
                     std::string(best->id) + " " + best->name + ", " +
                         hb::fixed(best_gbs / reference.gbs, 2) + "x CUB");
+      }
     }
     // [histogram-driver-loop]
 
     report.print(std::cout, opt->common.csv);
-    if (!failures.empty()) throw hb::CheckFailed("variants that are not exact:\n" + failures);
+    if (!failures.empty())
+      throw hb::CheckFailed((single != nullptr ? std::string(single->name) + " is wrong:\n"
+                                               : "variants that are not exact:\n") +
+                            failures);
     return 0;
   });
 }
+
+}  // namespace
+
+int variant_program_main(const char* program, const char* id, int argc, char** argv) {
+  return run_program(program, id, argc, argv);
+}
+
+int driver_main(int argc, char** argv) { return run_program("histogram", nullptr, argc, argv); }
 
 }  // namespace histo

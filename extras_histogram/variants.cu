@@ -1,6 +1,6 @@
-// The variant table of the histogram chapter. Every kernel file of kernels/ is compiled here,
-// once (CMake lists them in histogram_kernels.cuh), so a launcher needs no declaration: adding
-// a variant is one file in kernels/ and one row below. The Workspace and the size of CUB's
+// The variant table of the histogram chapter. Every GPU kernel file of kernels/ is compiled
+// here, once (CMake lists them in histogram_kernels.cuh), so a launcher needs no declaration:
+// adding a variant is one file in kernels/ and one row below. The Workspace and the size of CUB's
 // temporary storage live here too, next to the kernels that use them.
 #include <algorithm>
 #include <stdexcept>
@@ -30,7 +30,9 @@ const std::vector<Variant>& variants() {
       {"0", "cpu_serial", "CPU, serial (the post's loop; the reference)",
        Role::Reference, histogram_cpu_serial, nullptr},
       {"1", "cpu_threads", "CPU, all cores, private histograms merged",
-       Role::Variant, histogram_cpu_all_cores, nullptr},
+       Role::Variant, [](const std::uint8_t* in, std::size_t n, std::uint32_t* bins) {
+         histogram_cpu_threads(in, n, bins);  // on all cores
+       }, nullptr},
       {"2", "naive", "GPU naive: bins[b]++ on global memory (a race, a lesson)",
        Role::Lesson, nullptr, histogram_naive},
       {"3", "global_atomics", "method 1: one global atomicAdd per byte",

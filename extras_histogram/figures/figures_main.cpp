@@ -7,11 +7,11 @@
 #include <string>
 
 #include "figures.h"
-#include "harness.h"
 #include "hb/cli.h"
 #include "hb/error.h"
 #include "hb/figures.h"
 #include "hb/report.h"
+#include "histogram.h"
 
 int main(int argc, char** argv) {
   return hb::run_main("histogram_figures", [&] {

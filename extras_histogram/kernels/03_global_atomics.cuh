@@ -9,7 +9,7 @@ single L2 address.
 [changed] */
 #pragma once
 
-#include "device.cuh"
+#include "device.h"
 
 namespace histo {
 

@@ -11,7 +11,7 @@ method 1.
 [changed] */
 #pragma once
 
-#include "device.cuh"
+#include "device.h"
 
 namespace histo {
 

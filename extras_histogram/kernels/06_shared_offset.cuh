@@ -12,7 +12,7 @@ copies before its one atomicAdd per bin.
 [changed] */
 #pragma once
 
-#include "device.cuh"
+#include "device.h"
 
 namespace histo {
 

@@ -15,7 +15,7 @@ read-modify-write that waits for the one before it.
 [changed] */
 #pragma once
 
-#include "device.cuh"
+#include "device.h"
 
 namespace histo {
 

@@ -14,7 +14,7 @@ one atomicAdd per bin.
 [changed] */
 #pragma once
 
-#include "device.cuh"
+#include "device.h"
 
 namespace histo {
 

@@ -17,7 +17,6 @@
 #include "hb/device.h"
 #include "hb/memory.h"
 #include "hb/testing.h"
-#include "harness.h"
 #include "histogram.h"
 
 namespace {

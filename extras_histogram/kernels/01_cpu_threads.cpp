@@ -1,5 +1,5 @@
-// Variants 0 and 1: the histogram on the CPU, serially (the reference of every check) and on
-// all cores.
+/// \file
+/// \brief Histograms, variant 1: CPU, all cores, private histograms merged (the post's method 2).
 #include <algorithm>
 #include <array>
 #include <thread>
@@ -8,13 +8,6 @@
 #include "histogram.h"
 
 namespace histo {
-
-// [histogram-cpu-serial]
-void histogram_cpu_serial(const std::uint8_t* in, std::size_t n, std::uint32_t* bins) {
-  for (int b = 0; b < kBins; ++b) bins[b] = 0;
-  for (std::size_t i = 0; i < n; ++i) bins[in[i]]++;
-}
-// [histogram-cpu-serial]
 
 namespace {
 // [histogram-cpu-private]
@@ -71,9 +64,5 @@ void histogram_cpu_threads(const std::uint8_t* in, std::size_t n, std::uint32_t*
   }
 }
 // [histogram-cpu-threads]
-
-void histogram_cpu_all_cores(const std::uint8_t* in, std::size_t n, std::uint32_t* bins) {
-  histogram_cpu_threads(in, n, bins, 0);
-}
 
 }  // namespace histo
