@@ -22,6 +22,9 @@
 #include "hb/error.h"
 #include "hb/memory.h"
 #include "hb/variants.h"
+#if defined(__CUDACC__)
+#include "hb/shared_memory.cuh"
+#endif
 
 namespace ch12 {
 
@@ -142,18 +145,8 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
 int driver_main(int argc, char** argv);
 
 #if defined(__CUDACC__)
-/// The dynamically sized shared memory of a launch, viewed as an array of T.
-///
-/// This is the modern form of the CUDA SDK's `SharedMemory<T>` idiom that section 12.6
-/// uses: one `extern __shared__` array of bytes, aligned for any type we store, cast to T.
-/// Declaring `extern __shared__ T s[]` with a different T in each kernel of one translation
-/// unit is an error ("declaration is incompatible"), and a class type would need an
-/// explicit specialization per type, which is what listing 12.10 does.
-template <typename T>
-__device__ __forceinline__ T* dynamic_shared() {
-  extern __shared__ __align__(16) unsigned char ch12_dynamic_shared[];
-  return reinterpret_cast<T*>(ch12_dynamic_shared);
-}
+/// The dynamically sized shared memory of a launch, viewed as an array of T (section 12.6).
+using hb::dynamic_shared;
 #endif
 
 }  // namespace ch12

@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "correlation.h"
+#if defined(__CUDACC__)
+#include "hb/shared_memory.cuh"
+#endif
 
 namespace ch15 {
 
@@ -71,14 +74,8 @@ __device__ __forceinline__ void store_result(const Output& out, std::size_t inde
 }
 // [corr-store]
 
-/// The dynamic shared memory of a launch, viewed as an array of T: one `extern __shared__`
-/// array for every kernel of a translation unit (declaring it with a different type in each
-/// kernel is an error), aligned for any type we store.
-template <typename T>
-__device__ __forceinline__ T* dynamic_shared() {
-  extern __shared__ __align__(16) unsigned char ch15_dynamic_shared[];
-  return reinterpret_cast<T*>(ch15_dynamic_shared);
-}
+/// The dynamic shared memory of a launch, viewed as an array of T.
+using hb::dynamic_shared;
 #endif
 
 }  // namespace ch15
