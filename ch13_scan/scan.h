@@ -251,13 +251,8 @@ struct Variant {
 
  private:
   static std::string prefix() {
-    switch (kLevel) {
-      case Level::Warp: return "warp";
-      case Level::Block: return "block";
-      case Level::Device: return "scan";
-      case Level::Compact: return "compact";
-    }
-    return "?";
+    constexpr const char* kPrefixes[] = {"warp", "block", "scan", "compact"};  // by Level
+    return kPrefixes[static_cast<int>(kLevel)];
   }
 };
 
