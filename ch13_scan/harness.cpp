@@ -16,7 +16,6 @@
 #include "hb/cli.h"
 #include "hb/device.h"
 #include "hb/timing.h"
-#include "reference.h"
 #include "scan.h"
 
 namespace ch13 {
@@ -39,6 +38,17 @@ void finish(Measurement& m, double ms, double bytes, double elements) {
   m.gelems = hb::gbs(elements, ms);
 }
 
+// The inputs of T whose scans are exact in any order: make_ints, or make_floats of the grid.
+template <typename T>
+std::vector<T> exact_inputs(std::size_t n, std::uint64_t seed) {
+  if constexpr (std::is_same_v<T, int>) return make_ints(n, seed);
+  else return make_floats(n, seed, FloatData::Grid);
+}
+
+double device_copy_gbs(std::size_t bytes, int iters) {
+  return bytes == 0 ? 0.0 : hb::measure_device_copy(bytes, iters).gbs;
+}
+
 std::string data_text(bool floats, std::uint64_t seed) {
   return (floats ? "float multiples of 2^-8 in [-1, 1) (scans exact in any order), seed "
                  : "int32 uniform in [-1000, 1000], seed ") +
@@ -53,7 +63,7 @@ std::string data_text(bool floats, std::uint64_t seed) {
 template <typename T>
 ScanBench<T>::ScanBench(std::size_t max_n, ScanKind kind, std::uint64_t seed, int iters, bool check)
     : kind_(kind), iters_(iters), check_(check), scratch_(max_n),
-      in_(make_exact_inputs<T>(max_n, seed)), d_in_(max_n), d_out_(max_n + 1),
+      in_(exact_inputs<T>(max_n, seed)), d_in_(max_n), d_out_(max_n + 1),
       host_out_(max_n + 1) {
   if (max_n > 0) hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
   if (check_) want_ = reference_scan(in_, kind_);
@@ -92,12 +102,6 @@ Measurement ScanBench<T>::measure(const ScanVariant& v, int threads, std::size_t
   finish(m, ms, 2.0 * n * sizeof(T), static_cast<double>(n));
   return m;
 }
-
-namespace {
-double device_copy_gbs(std::size_t bytes, int iters) {
-  return bytes == 0 ? 0.0 : hb::measure_device_copy(bytes, iters).gbs;
-}
-}  // namespace
 
 template <typename T>
 double ScanBench<T>::copy_gbs(std::size_t n) const {
@@ -296,13 +300,7 @@ void add_scan_flags(hb::Cli& cli, Flags& f) {
 }
 
 hb::CliSpec spec_of(const char* program, const std::string& description, const char* n_unit) {
-  hb::CliSpec spec;
-  spec.program = program;
-  spec.description = description;
-  spec.default_n = kDefaultN;
-  spec.max_n = kMaxN;
-  spec.n_unit = n_unit;
-  return spec;
+  return {program, description, kDefaultN, 1, kMaxN, n_unit};
 }
 
 // The facts every report of the chapter starts with.

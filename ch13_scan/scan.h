@@ -1,18 +1,20 @@
 /// \file
-/// \brief What every scan of chapter 13 shares: which scan to compute, the predicate of the
-///        stream compaction, the caller-owned scratch memory, one launcher signature per level,
-///        and the four tables of variants (warp, block, device-wide scan, compaction) from which
-///        the programs, the drivers and the tests are made.
+/// \brief What every scan of chapter 13 shares: which scan to compute, the caller-owned scratch
+///        memory, one launcher signature per level, the four tables of variants (warp, block,
+///        device-wide scan, compaction) from which the programs, the drivers and the tests are
+///        made, and the inputs and checks around the CPU reference.
 ///
 /// Each row of a table is one file of `kernels/<level>/`, in the order of the text (`ls` is the
-/// table of contents), or the CPU reference of reference.h. Launchers never allocate: every
-/// buffer they need comes from a Scratch that the caller builds once, before any timed region,
-/// for the largest input it will scan. Two calls that may run at the same time (different
-/// streams) need two Scratch objects.
+/// table of contents); the CPU references are kernels/device/00a_cpu.h and
+/// kernels/compact/00a_cpu.h. Launchers never allocate: every buffer they need comes from a
+/// Scratch that the caller builds once, before any timed region, for the largest input it will
+/// scan. Two calls that may run at the same time (different streams) need two Scratch objects.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -22,16 +24,14 @@
 #include <cuda_runtime_api.h>
 
 #include "hb/capability.h"
+#include "hb/compare.h"
 #include "hb/device.h"
 #include "hb/error.h"
 #include "hb/memory.h"
+#include "hb/random.h"
 #include "hb/variants.h"
-
-#if defined(__CUDACC__)
-#define CH13_HD __host__ __device__
-#else
-#define CH13_HD
-#endif
+#include "kernels/compact/00a_cpu.h"
+#include "kernels/device/00a_cpu.h"
 
 namespace ch13 {
 
@@ -48,14 +48,6 @@ enum class ScanKind { Inclusive, Exclusive };
 inline const char* kind_name(ScanKind kind) {
   return kind == ScanKind::Inclusive ? "inclusive" : "exclusive";
 }
-
-// [compact-predicate]
-/// The predicate of listing 13.22's stream compaction: keep the odd integers. The book's
-/// `isOdd` returned `x & 1` as a bool; negative odd numbers are odd too (two's complement).
-struct IsOdd {
-  CH13_HD bool operator()(int x) const { return (x & 1) != 0; }
-};
-// [compact-predicate]
 
 /// The type the checks sum T in: 64-bit integers for int, double for float.
 template <typename T>
@@ -97,8 +89,6 @@ class Scratch {
   /// initializes the state of the single-pass kernels.
   explicit Scratch(std::size_t max_n);
 
-  std::size_t max_n() const { return max_n_; }
-
   /// Room for the per-tile totals of every level of a recursive scan (variants 1 to 4): at
   /// most \f$N/31 + 64\f$ elements for tiles of at least 32 elements. Throws
   /// std::logic_error when \p count elements of T do not fit (a programming error).
@@ -118,15 +108,14 @@ class Scratch {
   /// The state of the decoupled look-back (scan 6, compaction 2) for a launch of \p tiles
   /// tiles: one 64-bit status word per tile and one 64-bit counter whose high half is the
   /// current epoch and whose low half hands out tile indices. Every call goes through this
-  /// function, which counts the calls and, once every epoch_period() calls, clears the
+  /// function, which counts the calls and, once every set_epoch_period() calls, clears the
   /// status words and restarts the epochs (on \p stream) so that an epoch never repeats
   /// while an old status word could still carry it (see kernels/device/06_decoupled_lookback.cuh).
   unsigned long long* lookback_status(std::size_t tiles, cudaStream_t stream);
   /// The tile counter of the look-back (the word described above).
   unsigned long long* lookback_counter() const { return counter_.data(); }
-  /// Calls between two restarts of the epochs; tests make it small to exercise the restart.
-  std::uint32_t epoch_period() const { return epoch_period_; }
-  /// Sets epoch_period() (between 1 and 2^31 - 2).
+  /// Sets the calls between two restarts of the epochs (1 to 2^31 - 2, the default); tests make
+  /// it small to exercise the restart.
   void set_epoch_period(std::uint32_t calls);
 
   /// Temporary storage for CUB (scan 0b and compaction 0b), enough for max_n elements.
@@ -189,14 +178,10 @@ struct IntAndFloat {
   Launcher<float> for_float = nullptr;
   /// Whether there are launchers (the CPU reference has none).
   explicit operator bool() const { return for_int != nullptr && for_float != nullptr; }
-  /// The launcher for T (int or float).
   template <typename T>
   Launcher<T> get() const {
-    if constexpr (std::is_same_v<T, int>) {
-      return for_int;
-    } else {
-      return for_float;
-    }
+    if constexpr (std::is_same_v<T, int>) return for_int;
+    else return for_float;
   }
 };
 
@@ -248,7 +233,6 @@ struct Variant {
   bool is_library() const { return threads == BlockRule::Library; }
   /// Whether the variant picks its block size itself, from the input.
   bool picks_own() const { return threads == BlockRule::Own; }
-  /// Whether it accepts blocks of \p n threads.
   bool accepts_threads(int n) const { return hb::accepts(threads, n); }
   /// Whether it accepts blocks of \p n threads on the current GPU: the rule, and the tile of
   /// such a block fits the shared memory the GPU grants (fits_shared_memory()).
@@ -267,13 +251,8 @@ struct Variant {
 
  private:
   static std::string prefix() {
-    switch (kLevel) {
-      case Level::Warp: return "warp";
-      case Level::Block: return "block";
-      case Level::Device: return "scan";
-      case Level::Compact: return "compact";
-    }
-    return "?";
+    constexpr const char* kPrefixes[] = {"warp", "block", "scan", "compact"};  // by Level
+    return kPrefixes[static_cast<int>(kLevel)];
   }
 };
 
@@ -396,59 +375,185 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
 /// (the same sweeps of the compactions against CUB's DeviceSelect).
 int driver_main(const char* program, int argc, char** argv);
 
-}  // namespace ch13
+// ---------------------------------------------------------------------------------------
+// The CPU reference's inputs and checks.
 
-#if defined(__CUDACC__)
-namespace ch13 {
-
-/// All 32 lanes of a warp, the mask of the `*_sync` intrinsics when the whole warp takes part.
-constexpr unsigned kFullMask = 0xffffffffu;
-
-/// The dynamically sized shared memory of a launch, viewed as an array of T (one
-/// `extern __shared__` byte array, as in chapter 12). It starts on a 128-byte boundary: the
-/// bulk copies of variant 7 write whole 128-byte lines there, and with the 16 bytes that any
-/// type needs the tiles started 64 bytes into a line, which made variant 7 slower (H100,
-/// 2^28 ints at 512 threads: 0.907 ms then, 0.836 ms aligned; see the chapter page).
-template <typename T>
-__device__ __forceinline__ T* dynamic_shared() {
-  extern __shared__ __align__(128) unsigned char ch13_dynamic_shared[];
-  return reinterpret_cast<T*>(ch13_dynamic_shared);
+/// The inclusive or exclusive scan, as \p kind says; returns the sum of all n values.
+template <typename T, typename In = T>
+T cpu_scan(T* out, const In* in, std::size_t n, ScanKind kind) {
+  return kind == ScanKind::Inclusive ? cpu_inclusive_scan<T, In>(out, in, n)
+                                     : cpu_exclusive_scan<T, In>(out, in, n);
 }
 
-/// This thread's lane within its warp.
-__device__ __forceinline__ unsigned lane_id() { return threadIdx.x % 32; }
+/// The scan restarted every \p segment elements (> 0): what the warp-level (segment 32) and
+/// block-level (segment = tile) test kernels compute.
+template <typename T, typename In = T>
+void cpu_segmented_scan(T* out, const In* in, std::size_t n, std::size_t segment, ScanKind kind) {
+  for (std::size_t first = 0; first < n; first += segment) {
+    const std::size_t count = n - first < segment ? n - first : segment;
+    cpu_scan<T, In>(out + first, in + first, count, kind);
+  }
+}
 
-/// What a block scan leaves with each thread: its inclusive and exclusive prefix within the
-/// block, and the block's total.
-template <typename T>
-struct BlockScanResult {
-  T inclusive;
-  T exclusive;
-  T total;
-};
-
-/// The sum of \p v over the 32 lanes, in every lane (butterfly of `__shfl_xor_sync`, as in
-/// chapter 12's variant 9). \pre all 32 lanes call it.
-template <typename T>
-__device__ __forceinline__ T warp_sum(T v) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(kFullMask, v, offset);
+/// int32 inputs: uniform in [-1000, 1000], element i depending only on (seed, i). Their
+/// prefix sums stay far inside int32 for every size we use (a random walk of 2^30 steps of
+/// at most 1000 strays a few 10^7 from 0), so an int32 scan is exact and is compared exactly
+/// with the CPU's 64-bit scan.
+inline std::vector<int> make_ints(std::size_t n, std::uint64_t seed) {
+  std::vector<int> v(n);
+  hb::fill_uniform(v.data(), n, seed, -1000, 1000);
   return v;
 }
 
-using hb::aligned16;
+/// What float inputs look like.
+enum class FloatData {
+  /// Multiples of 2^-8 in (-1, 1), symmetric about 0. Every partial sum that any scan forms
+  /// is the sum of a contiguous range, a multiple of 2^-8 below 2^16 in magnitude for the
+  /// sizes we use (a random walk without drift; a CPU test checks the default seed up to
+  /// 2^28 elements), so it needs at most 24 significant bits: float scans of these inputs
+  /// are exact in any order of additions and are compared exactly.
+  Grid,
+  /// Uniform in [-1, 1) with 24 random bits: scans are rounded, and compared within
+  /// float_scan_gamma() (see there).
+  Uniform
+};
 
-/// Launches \p kernel with one block of \p threads threads per \p tile elements of \p n
-/// (nothing for n = 0) and checks the launch: the grid of the per-tile kernels.
-template <typename... Params, typename... Args>
-void launch_per_tile(void (*kernel)(Params...), std::size_t n, std::size_t tile, int threads,
-                     std::size_t shared_bytes, cudaStream_t stream, Args... args) {
-  if (n == 0) return;
-  const std::size_t blocks = ceil_div(n, tile);
-  if (blocks > 0x7fffffffu) throw std::logic_error("ch13: grid too large");
-  kernel<<<static_cast<unsigned>(blocks), threads, shared_bytes, stream>>>(args...);
-  HB_CHECK_LAUNCH();
+/// float inputs of the given kind, element i depending only on (seed, i).
+inline std::vector<float> make_floats(std::size_t n, std::uint64_t seed, FloatData data) {
+  std::vector<float> v(n);
+  if (data == FloatData::Uniform) {
+    hb::fill_uniform(v.data(), n, seed, -1.0f, 1.0f);
+  } else {
+    for (std::size_t i = 0; i < n; ++i)
+      v[i] = static_cast<float>(hb::uniform_int(seed, i, -255, 255)) / 256.0f;  // mean 0: no drift
+  }
+  return v;
+}
+
+/// The scan of \p in in Wide<T> (64-bit integers for int, double for float): exact for int
+/// and for FloatData::Grid.
+template <typename T>
+std::vector<Wide<T>> reference_scan(const std::vector<T>& in, ScanKind kind) {
+  std::vector<Wide<T>> out(in.size());
+  cpu_scan<Wide<T>, T>(out.data(), in.data(), in.size(), kind);
+  return out;
+}
+
+/// The scan of |x| in double precision: the scale \f$S_i = \sum_{j} |x_j|\f$ of the rounding
+/// error of each float prefix.
+inline std::vector<double> reference_abs_scan(const std::vector<float>& in, ScanKind kind) {
+  std::vector<float> magnitudes(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) magnitudes[i] = std::fabs(in[i]);
+  return reference_scan(magnitudes, kind);
+}
+
+/// The relative bound \f$\gamma\f$ of a float scan of \p n elements: we accept
+/// \f$|\hat y_i - y_i| \le \gamma\, S_i\f$ with
+/// \f[ \gamma = \bigl(4 \lceil \log_2 (n+2) \rceil + 2 \lceil n / 512 \rceil + 32\bigr)\, 2^{-24}. \f]
+/// A float sum of terms whose magnitudes add up to S, computed through a chain of k
+/// roundings, is off by at most about \f$k\, u\, S\f$ (\f$u = 2^{-24}\f$). The tree-shaped
+/// parts of every variant (warp, block, recursion levels) contribute a few steps per level,
+/// at most \f$4 \log_2 n\f$ in all; the serial parts contribute one rounding per step: the
+/// carry from tile to tile of the two-level kernels (fewer than \f$n/512\f$ tiles per
+/// subarray) and the look-back (at most two roundings per tile of at least 512 elements).
+/// The bound scales with n: a test with rounded floats checks the arithmetic, while the
+/// exact tests (int, FloatData::Grid) check that every element lands where it belongs.
+inline double float_scan_gamma(std::size_t n) {
+  const double log2n = std::ceil(std::log2(static_cast<double>(n) + 2.0));
+  const double tiles = std::ceil(static_cast<double>(n) / 512.0);
+  return (4.0 * log2n + 2.0 * tiles + 32.0) * std::ldexp(1.0, -24);
+}
+
+namespace detail {
+
+// Finds the mismatches with a cheap test and formats only the first and last five, so that a
+// variant that gets every element of 2^28 wrong is reported as quickly as one that is right.
+template <typename IsBad, typename Line>
+hb::CompareResult collect_mismatches(std::size_t n, IsBad is_bad, Line line,
+                                     const double& max_error) {
+  constexpr std::size_t kKeep = 5;
+  std::vector<std::size_t> first;
+  std::deque<std::size_t> last;
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!is_bad(i)) continue;
+    ++total;
+    if (first.size() < kKeep) {
+      first.push_back(i);
+    } else {
+      last.push_back(i);
+      if (last.size() > kKeep) last.pop_front();
+    }
+  }
+  hb::CompareResult r{total == 0, n, total, max_error, ""};
+  if (!r.ok) {
+    r.report = std::to_string(total) + " of " + std::to_string(n) +
+               " scan elements differ from the reference:\n";
+    for (std::size_t i : first) r.report += "  [" + std::to_string(i) + "] " + line(i) + "\n";
+    if (total > first.size() + last.size()) r.report += "  ...\n";
+    for (std::size_t i : last) r.report += "  [" + std::to_string(i) + "] " + line(i) + "\n";
+  }
+  return r;
+}
+
+}  // namespace detail
+
+/// An int32 scan against the 64-bit reference: every element equal.
+inline hb::CompareResult compare_scan(const int* got, const long long* want, std::size_t n) {
+  double max_error = 0.0;
+  auto bad = [&](std::size_t i) {
+    if (got[i] == want[i]) return false;
+    max_error =
+        std::fmax(max_error, std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i])));
+    return true;
+  };
+  auto line = [&](std::size_t i) {
+    return "got " + std::to_string(got[i]) + ", want " + std::to_string(want[i]);
+  };
+  return detail::collect_mismatches(n, bad, line, max_error);
+}
+
+/// A float scan against the double reference: every element equal when \p gamma is 0
+/// (\p scale may then be nullptr), else within \p gamma times \p scale[i]
+/// (reference_abs_scan). NaN never matches.
+inline hb::CompareResult compare_scan(const float* got, const double* want, const double* scale,
+                                      std::size_t n, double gamma) {
+  if (gamma == 0.0) scale = nullptr;
+  double max_error = 0.0;  // the largest error relative to scale[i]
+  auto bad = [&](std::size_t i) {
+    const double err = std::fabs(static_cast<double>(got[i]) - want[i]);
+    if (std::isnan(err)) {
+      max_error = INFINITY;
+      return true;
+    }
+    if (err == 0.0) return false;
+    if (scale == nullptr) {  // exact comparison: max_error in absolute terms
+      max_error = std::fmax(max_error, err);
+      return true;
+    }
+    max_error = std::fmax(max_error, scale[i] > 0 ? err / scale[i] : INFINITY);
+    return !(err <= gamma * scale[i]);
+  };
+  auto line = [&](std::size_t i) {
+    const double err = std::fabs(static_cast<double>(got[i]) - want[i]);
+    return "got " + hb::detail::to_text(got[i]) + ", want " + hb::detail::to_text(want[i]) +
+           " (error " + hb::detail::to_text(err) + ", bound " +
+           hb::detail::to_text(scale == nullptr ? 0.0 : gamma * scale[i]) + ")";
+  };
+  return detail::collect_mismatches(n, bad, line, max_error);
+}
+
+/// A float scan against the double reference, every element equal.
+inline hb::CompareResult compare_scan(const float* got, const double* want, std::size_t n) {
+  return compare_scan(got, want, nullptr, n, 0.0);
+}
+
+/// Variant 0a's compaction of the odd elements among the first \p n of \p in: the odd
+/// inputs, in order.
+inline std::vector<int> reference_compact(const std::vector<int>& in, std::size_t n) {
+  std::vector<int> selected(n);
+  selected.resize(cpu_compact(selected.data(), in.data(), n, IsOdd{}));
+  return selected;
 }
 
 }  // namespace ch13
-#endif

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "reference.h"
+#include "scan.h"
 
 namespace ch13 {
 

@@ -28,7 +28,6 @@
 #include "hb/testing.h"
 #include "kernels/device/05a_two_level.cuh"
 #include "kernels/device/09_tile_from_n.cuh"
-#include "reference.h"
 #include "scan.h"
 
 namespace {

@@ -33,12 +33,8 @@ for arg in "$@"; do
 done
 [ -f "$cubin" ] || usage_error "no such cubin: $cubin (build the target ch13_sass first)"
 
-cuobjdump=${CUOBJDUMP:-$(command -v cuobjdump || true)}
-if [ -z "$cuobjdump" ]; then
-  for dir in /usr/local/cuda/bin /usr/local/cuda-13.0/bin; do
-    [ -x "$dir/cuobjdump" ] && cuobjdump=$dir/cuobjdump && break
-  done
-fi
+# CUOBJDUMP, else the PATH, else the usual CUDA folders.
+cuobjdump=${CUOBJDUMP:-$(PATH="$PATH:/usr/local/cuda/bin:/usr/local/cuda-13.0/bin" command -v cuobjdump || true)}
 if [ -z "$cuobjdump" ]; then
   echo "SKIPPED: cuobjdump not found (set CUOBJDUMP or add the CUDA bin folder to PATH)"
   exit 77

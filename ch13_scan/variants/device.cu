@@ -66,19 +66,19 @@ __global__ void restart_lookback_kernel(unsigned long long* status, std::size_t 
 std::size_t cub_scan_bytes(std::size_t max_n) {
   const unsigned n = static_cast<unsigned>(std::min<std::size_t>(max_n, 0x7fffffff));
   std::size_t most = 1;
-  std::size_t bytes = 0;
-  HB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, static_cast<const int*>(nullptr),
-                                              static_cast<int*>(nullptr), n));
-  most = std::max(most, bytes);
-  HB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const int*>(nullptr),
-                                              static_cast<int*>(nullptr), n));
-  most = std::max(most, bytes);
-  HB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, static_cast<const float*>(nullptr),
-                                              static_cast<float*>(nullptr), n));
-  most = std::max(most, bytes);
-  HB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const float*>(nullptr),
-                                              static_cast<float*>(nullptr), n));
-  return std::max(most, bytes);
+  const auto grow = [&](auto zero) {
+    using T = decltype(zero);
+    const T* in = nullptr;
+    T* out = nullptr;
+    std::size_t bytes = 0;
+    HB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out, n));
+    most = std::max(most, bytes);
+    HB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n));
+    most = std::max(most, bytes);
+  };
+  grow(0);
+  grow(0.0f);
+  return most;
 }
 
 // Static shared memory of the tile kernels (barrier, ticket, warp totals), with room to spare.

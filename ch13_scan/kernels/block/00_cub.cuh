@@ -10,7 +10,7 @@ it back.
 
 #include <cub/block/block_scan.cuh>
 
-#include "scan.h"
+#include "../common.h"
 
 namespace ch13 {
 

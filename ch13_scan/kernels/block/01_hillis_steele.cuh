@@ -8,7 +8,7 @@ read, and one barrier per step suffices.
 [changed] */
 #pragma once
 
-#include "scan.h"
+#include "../common.h"
 
 namespace ch13 {
 

@@ -7,7 +7,7 @@ About half the additions, but twice the steps and barriers.
 [changed] */
 #pragma once
 
-#include "scan.h"
+#include "../common.h"
 
 namespace ch13 {
 

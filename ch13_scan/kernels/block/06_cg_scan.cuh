@@ -15,7 +15,7 @@ block.
 #include <cooperative_groups.h>
 #include <cooperative_groups/scan.h>
 
-#include "scan.h"
+#include "../common.h"
 
 namespace ch13 {
 

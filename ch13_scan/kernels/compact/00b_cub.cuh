@@ -8,7 +8,7 @@ reference of the compaction table, measured on the same buffers in the same run.
 
 #include <cub/device/device_select.cuh>
 
-#include "scan.h"
+#include "../common.h"
 
 namespace ch13 {
 

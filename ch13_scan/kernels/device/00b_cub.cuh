@@ -10,7 +10,7 @@ measured against it as "% of CUB", on the same buffers in the same run.
 
 #include <cub/device/device_scan.cuh>
 
-#include "scan.h"
+#include "../common.h"
 
 namespace ch13 {
 

@@ -9,7 +9,7 @@ elements (zeros past the end of the input), scans them, and writes them back.
 
 #include <cub/warp/warp_scan.cuh>
 
-#include "scan.h"
+#include "../common.h"
 
 namespace ch13 {
 

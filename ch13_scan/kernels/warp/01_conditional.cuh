@@ -10,7 +10,7 @@ synchronizes again.
 [changed] */
 #pragma once
 
-#include "scan.h"
+#include "../common.h"
 
 namespace ch13 {
 

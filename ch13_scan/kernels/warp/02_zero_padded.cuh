@@ -7,7 +7,7 @@ near 0 add zeros: the lane test and its divergence go away.
 [changed] */
 #pragma once
 
-#include "scan.h"
+#include "../common.h"
 
 namespace ch13 {
 

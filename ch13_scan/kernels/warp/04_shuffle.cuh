@@ -8,7 +8,7 @@ book's `__shfl_up` without a mask no longer exists.
 [changed] */
 #pragma once
 
-#include "scan.h"
+#include "../common.h"
 
 namespace ch13 {
 

@@ -14,7 +14,7 @@ threads per block.
 #include <cooperative_groups.h>
 #include <cooperative_groups/scan.h>
 
-#include "scan.h"
+#include "../common.h"
 
 namespace ch13 {
 
