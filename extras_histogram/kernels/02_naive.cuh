@@ -9,7 +9,7 @@ reports how many counts went missing; its check never calls it correct.
 [changed] */
 #pragma once
 
-#include "device.h"
+#include "common.h"
 
 namespace histo {
 

@@ -9,7 +9,7 @@ single L2 address.
 [changed] */
 #pragma once
 
-#include "device.h"
+#include "common.h"
 
 namespace histo {
 

@@ -11,7 +11,7 @@ method 1.
 [changed] */
 #pragma once
 
-#include "device.h"
+#include "common.h"
 
 namespace histo {
 

@@ -10,7 +10,7 @@ one by the first threads of block 0.
 [changed] */
 #pragma once
 
-#include "device.h"
+#include "common.h"
 
 namespace histo {
 

@@ -12,7 +12,7 @@ copies before its one atomicAdd per bin.
 [changed] */
 #pragma once
 
-#include "device.h"
+#include "common.h"
 
 namespace histo {
 

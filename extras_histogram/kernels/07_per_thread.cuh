@@ -15,7 +15,7 @@ read-modify-write that waits for the one before it.
 [changed] */
 #pragma once
 
-#include "device.h"
+#include "common.h"
 
 namespace histo {
 

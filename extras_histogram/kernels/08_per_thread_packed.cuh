@@ -15,7 +15,7 @@ is conflict-free too. This replaces variant 7's reduction over all threads by a 
 [changed] */
 #pragma once
 
-#include "device.h"
+#include "common.h"
 
 namespace histo {
 

@@ -16,7 +16,7 @@ temporary storage and the sorted copy come from the Workspace, allocated before 
 
 #include <cub/cub.cuh>
 
-#include "device.h"
+#include "common.h"
 
 namespace histo {
 

@@ -15,7 +15,7 @@ buffer in the same run. Its temporary storage comes from the Workspace.
 
 #include <cub/cub.cuh>
 
-#include "device.h"
+#include "common.h"
 
 namespace histo {
 

@@ -14,7 +14,7 @@ one atomicAdd per bin.
 [changed] */
 #pragma once
 
-#include "device.h"
+#include "common.h"
 
 namespace histo {
 
