@@ -64,8 +64,14 @@ constexpr unsigned kBulkTileBytesPerThread = kBulkItems * 4;
 /// Tiles of 32 elements per thread in the shared-memory ring of each block of variant 8 and
 /// compaction 4: one being scanned, the others on their way.
 constexpr int kRingStages = 3;
-/// Dynamic shared memory per thread of variant 8 and compaction 4 (their ring of tiles).
+/// Dynamic shared memory per thread of variant 8 (its ring of tiles).
 constexpr unsigned kRingBytesPerThread = kRingStages * kBulkTileBytesPerThread;
+/// Elements per thread of compaction 4's tiles: nine 16-byte vectors. Its ring of three such
+/// tiles takes 432 bytes per thread, 216 KB at 512 threads, which the 227 KB a block may have
+/// on the H100 still hold (the page's compaction 4 section says why the larger tile).
+constexpr int kCompactRingItems = 36;
+/// Dynamic shared memory per thread of compaction 4 (its ring of tiles).
+constexpr unsigned kCompactRingBytesPerThread = kRingStages * kCompactRingItems * 4;
 /// What variants 7 and 8 and compactions 3 and 4 need from the GPU: the bulk-copy engine of
 /// compute capability 9.0, and below it what runs in its place.
 inline constexpr hb::Needs kBulkCopyNeeds = {

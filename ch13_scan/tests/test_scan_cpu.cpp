@@ -717,5 +717,6 @@ TEST_CASE("only the bulk-copy variants need more than any GPU has, and they say 
   CHECK(ch13::find_compact_variant("3").tile_bytes_per_thread == ch13::kBulkTileBytesPerThread);
   CHECK(ch13::find_scan_variant("8").tile_bytes_per_thread ==
         ch13::kRingStages * ch13::kBulkTileBytesPerThread);
-  CHECK(ch13::find_compact_variant("4").tile_bytes_per_thread == ch13::kRingBytesPerThread);
+  CHECK(ch13::find_compact_variant("4").tile_bytes_per_thread ==
+        ch13::kRingStages * ch13::kCompactRingItems * sizeof(int));
 }

@@ -21,8 +21,8 @@ const std::vector<CompactVariant>& compact_variants() {
      compact3_bulk_copy_lookback, BlockRule::PowerOfTwoFrom32, kBulkItems, kBulkCopyNeeds,
      kBulkTileBytesPerThread, true},
     {"4", "bulk_copy_ring", "single pass, persistent blocks, a ring of tiles by bulk copy (beyond the text)",
-     compact4_bulk_copy_ring, BlockRule::PowerOfTwo32To512, kBulkItems, kBulkCopyNeeds,
-     kRingBytesPerThread, true},
+     compact4_bulk_copy_ring, BlockRule::PowerOfTwo32To512, kCompactRingItems, kBulkCopyNeeds,
+     kCompactRingBytesPerThread, true},
   };
   // clang-format on
   return table;

@@ -29,10 +29,11 @@ struct OddCount {
 /// The odd elements of rows 0 .. g land below the end of row g, so writing them never touches
 /// a row the warp has yet to read; the lanes read row g completely (__syncwarp) before any of
 /// them writes.
-/// \param part the warp's part of the tile (kBulkItems x 32 elements)
+/// \param part the warp's part of the tile (kItems x 32 elements)
 /// \return how many of the part's elements were odd (they are now its first ones)
+template <int kItems = kBulkItems>
 __device__ __forceinline__ int compact_staged_part(int* part) {
-  constexpr int kRows = kBulkItems / 4;
+  constexpr int kRows = kItems / 4;
   const int4* rows = reinterpret_cast<const int4*>(part) + lane_id();
   int kept = 0;  // odd elements of the rows before this one
 #pragma unroll

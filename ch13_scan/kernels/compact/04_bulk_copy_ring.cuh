@@ -5,8 +5,10 @@ Compared with variant 3: scan variant 8's ring. As many blocks as fit stay on th
 holds kRingStages tiles in shared memory, and its producer thread keeps the next tiles' bulk copies
 in flight while the block counts, looks back, compacts and copies out the current one. The
 passes over a tile are variant 3's. The odd elements still leave through the threads' stores:
-where they go depends on the look-back and is not 16-byte aligned, which a bulk copy needs. The
-block size must be a power of two from 32 to 512.
+where they go depends on the look-back and is not 16-byte aligned, which a bulk copy needs. A
+tile holds 36 elements per thread, not 32: every tile costs a look-back and two barriers
+whatever its size, and a ring of three such tiles still fits the shared memory of an H100 at
+512 threads. The block size must be a power of two from 32 to 512.
 [changed] */
 #pragma once
 
@@ -30,12 +32,12 @@ namespace ch13 {
 /// \param count how many were odd (written by the block of the last tile)
 /// \param status one status word per tile
 /// \param counter the tile counter
-/// \param tiles ceil(n / (kThreads kBulkItems))
+/// \param tiles ceil(n / (kThreads kCompactRingItems))
 template <int kThreads, int kStages, bool kVectorized>
 __global__ void __launch_bounds__(kThreads)
     compact4_kernel(const int* in, int* out, std::size_t n, int* count,
                     unsigned long long* status, unsigned long long* counter, unsigned tiles) {
-  constexpr unsigned kTile = unsigned(kThreads) * kBulkItems;
+  constexpr unsigned kTile = unsigned(kThreads) * kCompactRingItems;
   __shared__ std::uint64_t landed[kStages];
   __shared__ unsigned long long slot_tickets[kStages];
   __shared__ int warp_totals[kThreads / 32];
@@ -45,10 +47,11 @@ __global__ void __launch_bounds__(kThreads)
   const bool producer = threadIdx.x == kThreads - 1;
   TileRing<int, kStages, kVectorized> ring{dynamic_shared<int>(), landed, slot_tickets, kTile,
                                            tiles, tiles + gridDim.x};
-  const auto part_of = [&](unsigned j) { return ring.tile(j) + warp * (32 * kBulkItems); };
+  const auto part_of = [&](unsigned j) { return ring.tile(j) + warp * (32 * kCompactRingItems); };
   const auto count_tile = [&](unsigned j, const RingTile& t, int& warp_base, int& aggregate) {
-    staged_tile_totals<int, kThreads>(reinterpret_cast<const int4*>(part_of(j)) + lane,
-                                      warp_totals, OddCount{}, warp_base, aggregate);
+    staged_tile_totals<int, kThreads, kCompactRingItems>(
+        reinterpret_cast<const int4*>(part_of(j)) + lane, warp_totals, OddCount{}, warp_base,
+        aggregate);
     if (threadIdx.x == 0) publish_aggregate(status, t.index, t.epoch, aggregate);
   };
 
@@ -69,7 +72,7 @@ __global__ void __launch_bounds__(kThreads)
       if (lane == 0) tile_prefix = prefix;
     }
     int* part = part_of(j);
-    const int kept = compact_staged_part(part);
+    const int kept = compact_staged_part<kCompactRingItems>(part);
     fence_tile_for_copy_engine();  // a later bulk copy into this slot comes after our writes
     __syncthreads();               // tile_prefix
     int* to = out + tile_prefix + base;
@@ -91,23 +94,25 @@ void compact4_launch(const int* in, int* out, std::size_t n, int* count, Scratch
     return;
   }
   if (n > 0x7fffffff) throw std::logic_error("compact4: more than 2^31 - 1 elements");
-  const std::size_t tiles = ceil_div(n, std::size_t(kThreads) * kBulkItems);
+  const std::size_t tiles = ceil_div(n, std::size_t(kThreads) * kCompactRingItems);
   unsigned long long* status = scratch.lookback_status(tiles, stream);
   unsigned long long* counter = scratch.lookback_counter();
   const unsigned t = static_cast<unsigned>(tiles);
   if (aligned16(in)) {
-    launch_ring<compact4_kernel<kThreads, kRingStages, true>, kThreads>(
-        tiles, scratch, stream, in, out, n, count, status, counter, t);
+    launch_ring<compact4_kernel<kThreads, kRingStages, true>, kThreads,
+                kCompactRingBytesPerThread>(tiles, scratch, stream, in, out, n, count, status,
+                                            counter, t);
   } else {
-    launch_ring<compact4_kernel<kThreads, kRingStages, false>, kThreads>(
-        tiles, scratch, stream, in, out, n, count, status, counter, t);
+    launch_ring<compact4_kernel<kThreads, kRingStages, false>, kThreads,
+                kCompactRingBytesPerThread>(tiles, scratch, stream, in, out, n, count, status,
+                                            counter, t);
   }
 }
 
 void compact4_bulk_copy_ring(const int* in, int* out, std::size_t n, int* count, int threads,
                              Scratch& scratch, cudaStream_t stream) {
   require_threads("compaction variant 4", BlockRule::PowerOfTwo32To512, threads);
-  require_shared_memory("compaction variant 4", kRingBytesPerThread, threads);
+  require_shared_memory("compaction variant 4", kCompactRingBytesPerThread, threads);
   hb::with_power_of_two<32, 512>(threads, [&](auto block) {
     compact4_launch<decltype(block)::value>(in, out, n, count, scratch, stream);
   });

@@ -165,10 +165,10 @@ __device__ BulkTile stage_tile(const T* in, std::size_t n, unsigned tile_element
 /// \param part what one vector adds to the total
 /// \param warp_base the totals of the warps before this thread's
 /// \param aggregate the tile's total
-template <typename T, int kThreads, typename V, typename Part>
+template <typename T, int kThreads, int kItems = kBulkItems, typename V, typename Part>
 __device__ __forceinline__ void staged_tile_totals(const V* rows, T* warp_totals, Part part,
                                                    T& warp_base, T& aggregate) {
-  constexpr int kRows = kBulkItems / 4;
+  constexpr int kRows = kItems / 4;
   constexpr int kWarps = kThreads / 32;
   T sum = T(0);
 #pragma unroll

@@ -305,11 +305,13 @@ __global__ void __launch_bounds__(kThreads)
 
 // [scan8-launch]
 /// Launches \p kKernel, a kernel with a ring, with as many blocks of \p kThreads threads as
-/// fit on the GPU at once (no more than \p tiles), each with the ring's shared memory. The
-/// grant of shared memory and the occupancy are asked once per kernel.
-template <auto kKernel, int kThreads, typename... Args>
+/// fit on the GPU at once (no more than \p tiles), each with the ring's shared memory
+/// (\p kBytesPerThread per thread). The grant of shared memory and the occupancy are asked
+/// once per kernel.
+template <auto kKernel, int kThreads, unsigned kBytesPerThread = kRingBytesPerThread,
+          typename... Args>
 void launch_ring(std::size_t tiles, const Scratch& scratch, cudaStream_t stream, Args... args) {
-  const std::size_t bytes = std::size_t(kThreads) * kRingBytesPerThread;
+  const std::size_t bytes = std::size_t(kThreads) * kBytesPerThread;
   allow_tile_shared_memory<kKernel>(bytes);
   static int per_sm = 0;  // one per kernel: the template's instances differ by kernel
   const unsigned grid = resident_grid(kKernel, kThreads, tiles, scratch, per_sm, bytes);
