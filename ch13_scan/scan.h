@@ -68,8 +68,13 @@ constexpr int kRingStages = 3;
 constexpr unsigned kRingBytesPerThread = kRingStages * kBulkTileBytesPerThread;
 /// Elements per thread of compaction 4's tiles: nine 16-byte vectors. Its ring of three such
 /// tiles takes 432 bytes per thread, 216 KB at 512 threads, which the 227 KB a block may have
-/// on the H100 still hold (the page's compaction 4 section says why the larger tile).
-constexpr int kCompactRingItems = 36;
+/// on the H100 still hold (the page's compaction 4 section says why the larger tile;
+/// scripts/compact_tile_sweep.sh rebuilds it with CH13_COMPACT_RING_ITEMS set to others).
+#ifndef CH13_COMPACT_RING_ITEMS
+#define CH13_COMPACT_RING_ITEMS 36
+#endif
+constexpr int kCompactRingItems = CH13_COMPACT_RING_ITEMS;
+static_assert(kCompactRingItems % 4 == 0, "a tile's rows are 16-byte vectors");
 /// Dynamic shared memory per thread of compaction 4 (its ring of tiles).
 constexpr unsigned kCompactRingBytesPerThread = kRingStages * kCompactRingItems * 4;
 /// What variants 7 and 8 and compactions 3 and 4 need from the GPU: the bulk-copy engine of
