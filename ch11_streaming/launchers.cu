@@ -3,7 +3,10 @@
 // sweep and the tests pick a launcher by number at run time.
 #include <algorithm>
 #include <array>
+#include <map>
+#include <mutex>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 #include "hb/error.h"
@@ -18,18 +21,30 @@ namespace ch11 {
 
 int saxpy_grid_size(const void* kernel, LaunchShape shape, std::size_t n, std::size_t per_block) {
   if (n == 0) return 0;
-  int device = 0, sms = 0, per_sm = 0;
+  // SMs x resident blocks per SM, asked once per kernel, block size and device: the launchers
+  // run inside timed loops, where these queries would add host time to every launch.
+  static std::mutex mutex;
+  static std::map<std::tuple<const void*, int, int>, std::size_t> resident;
+  int device = 0;
   HB_CUDA_CHECK(cudaGetDevice(&device));
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  HB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, shape.threads, 0));
-  if (per_sm == 0) {
-    throw std::runtime_error("saxpy kernel cannot run with " + std::to_string(shape.threads) +
-                             " threads per block on this GPU");
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_tuple(kernel, shape.threads, device);
+  auto it = resident.find(key);
+  if (it == resident.end()) {
+    int sms = 0, per_sm = 0;
+    HB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    HB_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, shape.threads, 0));
+    if (per_sm == 0) {
+      throw std::runtime_error("saxpy kernel cannot run with " + std::to_string(shape.threads) +
+                               " threads per block on this GPU");
+    }
+    it = resident.emplace(key, std::size_t(sms) * std::size_t(per_sm)).first;
   }
   // A grid-stride kernel needs no more blocks than fit at once: more would only queue behind
   // the first wave. Small arrays need fewer.
   const std::size_t needed = (n + per_block - 1) / per_block;
-  std::size_t blocks = std::min<std::size_t>(std::size_t(sms) * per_sm, needed);
+  std::size_t blocks = std::min(it->second, needed);
   if (shape.max_blocks > 0) blocks = std::min<std::size_t>(blocks, std::size_t(shape.max_blocks));
   return static_cast<int>(blocks);
 }

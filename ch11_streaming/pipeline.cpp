@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -73,9 +72,8 @@ Pipeline::Pipeline(std::size_t n_, HostKind host_, int stream_count)
 }
 
 void Pipeline::load(const float* x, const float* y) {
-  if (n == 0) return;
-  std::memcpy(hx.data(), x, n * sizeof(float));
-  std::memcpy(hy.data(), y, n * sizeof(float));
+  std::copy_n(x, n, hx.data());
+  std::copy_n(y, n, hy.data());
 }
 
 void Pipeline::poison_output() {

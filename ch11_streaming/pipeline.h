@@ -2,18 +2,17 @@
 /// \brief The streaming pipelines of chapter 11: SAXPY on data that starts and ends in host
 ///        memory, moved to the GPU and back in four ways (the text's stream1 to stream4) plus
 ///        one of ours, each a function (kernels/04_pipelines.cpp) that runs the whole pipeline
-///        once and returns how long each stage took; and what the programs share besides: their
-///        flags, seeded inputs with the CPU reference, the check, and the reports.
+///        once and returns how long each stage took; and what the programs share besides.
 ///
 /// Everything a run needs (host and device arrays, streams, events) is created once in a
 /// Pipeline, outside the timed region; the strategy functions only enqueue work and wait for it.
-/// The programs (programs/: stream1_device ... stream4_mapped and the chapter driver
-/// `streaming`) are thin mains over this header, so every number they print comes from the
-/// same code the tests run.
+/// The programs (programs/) are thin mains over this header, so every number they print comes
+/// from the same code the tests run.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -26,11 +25,10 @@
 
 namespace ch11 {
 
-/// Bytes SAXPY must move across the bus per element: x and y to the device ...
+/// Bytes SAXPY must move across the bus per element: x and y to the device, out back.
 inline constexpr std::size_t kH2DBytesPerElement = 2 * sizeof(float);
-/// ... and out back to the host.
 inline constexpr std::size_t kD2HBytesPerElement = sizeof(float);
-/// Bytes per element in all: what "effective GB/s" divides by the time.
+/// What "effective GB/s" divides by the time.
 inline constexpr std::size_t kBytesPerElement = kH2DBytesPerElement + kD2HBytesPerElement;
 
 /// Where a pipeline's host arrays live.
@@ -45,8 +43,7 @@ inline const char* host_kind_name(HostKind kind) {
                                     : "mapped pinned";
 }
 
-/// One host array of floats in the memory a strategy needs: only the owner of that kind holds
-/// any.
+/// One host array of floats in the memory of \p kind: only the owner of that kind holds any.
 struct HostArray {
   HostArray(std::size_t n, HostKind kind);
   float* data() const noexcept { return ptr; }
@@ -82,20 +79,18 @@ inline const char* issue_order_name(IssueOrder order) {
 /// The strategies, in the text's order; Pipelined is ours (beyond the text).
 enum class Strategy { Synchronous = 1, Async = 2, Streams = 3, Mapped = 4, Pipelined = 5 };
 
-/// One row of the strategy table.
 struct StrategyInfo {
   Strategy id;
   const char* program;  ///< the text's program ("stream1_device"), or ours
   const char* name;     ///< short name for tables
   HostKind host;        ///< host memory it needs
 };
-/// The strategy table (ids 1..5 in order), read by the programs, the driver and the tests.
+/// The strategy table (ids 1..5 in order).
 const std::vector<StrategyInfo>& strategies();
 inline const StrategyInfo& strategy_info(Strategy id) {
   return strategies().at(std::size_t(id) - 1);
 }
 
-/// A strategy with its parameters.
 struct StrategyConfig {
   Strategy strategy = Strategy::Synchronous;
   int streams = 1;                              ///< Streams: number of streams and chunks
@@ -111,51 +106,42 @@ struct Range {
   std::size_t size() const noexcept { return end - begin; }
 };
 /// Part \p i of \p n elements cut into \p parts consecutive ranges whose sizes differ by at
-/// most one (so every element is in exactly one part, also when n < parts: then some are empty).
-/// \pre parts >= 1 and 0 <= i < parts
+/// most one (some are empty when n < parts). Throws std::invalid_argument unless
+/// 0 <= i < parts.
 Range split_range(std::size_t n, int parts, int i);
 
-/// The smallest chunk of the pipelined strategy: its last chunks halve down to this size
-/// (256K floats, 1 MB back to the host), so what sticks out after the last copy in is a tiny
-/// chunk's kernel and copy out.
+/// The smallest chunk of the pipelined strategy (256K floats, 1 MB back to the host).
 inline constexpr std::size_t kSmallestChunk = std::size_t(256) << 10;
 
-/// The chunks of the pipelined strategy for \p n elements and chunks of \p chunk elements,
-/// in order: the last min(n, chunk) elements are cut into pieces that halve towards the end
-/// (chunk/2, chunk/4, ..., down to \p smallest, which ends the array twice), and the elements
-/// before them into chunks of \p chunk (the first one taking the remainder). When chunk is
-/// smallest times a power of two, consecutive chunks differ at most by a factor of two, so
-/// each chunk's copy out (half the bytes of its copy in) is done by the time the next chunk's
-/// copy out can start: the copies out never queue up behind each other. Every element is in
-/// exactly one range; no range is empty.
-/// \pre chunk >= 1 and smallest >= 1
+/// The chunks of the pipelined strategy for \p n elements, in order: chunks of \p chunk (the
+/// first one taking the remainder), then the last min(n, chunk) elements in pieces that halve
+/// down to \p smallest, which ends the array twice, so that the copies out never queue up
+/// behind each other (see the chapter page). No range is empty.
 std::vector<Range> pipeline_chunks(std::size_t n, std::size_t chunk,
                                    std::size_t smallest = kSmallestChunk);
 
-/// The chunk sizes the driver tries for the pipelined strategy on \p n elements: \p chunk
-/// alone when it is not 0, otherwise 1M, 2M, 4M, 8M, 16M and 32M floats; each at most n, in
-/// increasing order, without repeats.
+/// The chunk sizes the driver tries on \p n elements: \p chunk alone when it is not 0,
+/// otherwise 1M to 32M floats in powers of two; each at most n, increasing, without repeats.
 std::vector<std::size_t> pipeline_chunk_candidates(std::size_t n, std::size_t chunk);
 
 /// The buffers, streams and events of a pipeline of n elements, made once, before timing, and
 /// the steps the strategies are made of.
 struct Pipeline {
-  /// Host arrays of kind \p host; device arrays unless \p host is Mapped (which needs none);
-  /// max(\p streams, 3) non-blocking streams (stream3 uses up to \p streams, Pipelined three).
+  /// Device arrays unless \p host is Mapped (which needs none); max(\p streams, 3)
+  /// non-blocking streams (stream3 uses up to \p streams, Pipelined three).
   Pipeline(std::size_t n, HostKind host, int streams);
 
   /// Copies the inputs into the host arrays (outside any timed region).
   void load(const float* x, const float* y);
-  /// Fills the host output with NaN and the device output with 0xFF bytes (NaN too), so that an
-  /// element a run forgets to bring back cannot pass the check.
+  /// Fills the host and device outputs with NaN, so that an element a run forgets to bring
+  /// back cannot pass the check.
   void poison_output();
 
   /// Throws std::invalid_argument, naming \p what, unless the pipeline has device arrays (is
   /// not Mapped) and, where \p pinned, pinned host memory.
   void require_device_arrays(const char* what, bool pinned) const;
-  /// Enqueue on \p s, for the elements of \p r: the copies of x and y to the device, the
-  /// kernel, the copy of out to the host. An empty range enqueues nothing (a chunk may be
-  /// empty when n < streams).
+  /// Enqueue on \p s, for the elements of \p r, the copies of x and y to the device, the
+  /// kernel, the copy of out to the host. An empty range enqueues nothing.
   void copy_in(Range r, cudaStream_t s);
   void compute(Range r, float alpha, cudaStream_t s);
   void copy_out(Range r, cudaStream_t s);
@@ -165,8 +151,8 @@ struct Pipeline {
 
   std::size_t n;
   HostKind host;
-  HostArray hx, hy, hout;                ///< host x, y, out
-  hb::DeviceBuffer<float> dx, dy, dout;  ///< device x, y, out (empty for Mapped)
+  HostArray hx, hy, hout;
+  hb::DeviceBuffer<float> dx, dy, dout;  ///< empty for Mapped
   std::vector<hb::Stream> streams;
   hb::Event start, after_h2d, after_kernel, stop;  ///< stage boundaries
   hb::Event ready, done;  ///< reused for cross-stream dependencies (fork, join, chunk hand-off)
@@ -175,24 +161,22 @@ struct Pipeline {
 // The strategies (kernels/04_pipelines.cpp). Each throws std::invalid_argument when the
 // pipeline's memory does not fit it.
 
-/// Section 11.1 (stream1Device): synchronous cudaMemcpy from pageable memory on the legacy
-/// default stream, the kernel, and back. \pre p.host is Pageable or Pinned
+/// Section 11.1 (stream1Device): synchronous cudaMemcpy on the legacy default stream.
+/// \pre p.host is Pageable or Pinned
 StageTimes run_synchronous(Pipeline& p, float alpha);
-/// Section 11.2 (stream2Async): pinned memory and cudaMemcpyAsync, all in one stream.
-/// \pre p.host is Pinned
+/// Section 11.2 (stream2Async): cudaMemcpyAsync, all in one stream. \pre p.host is Pinned
 StageTimes run_async(Pipeline& p, float alpha);
-/// Section 11.3 (stream3Streams): the arrays cut into \p streams chunks, one per stream,
-/// issued in \p order. \pre p.host is Pinned; 1 <= streams <= p.streams.size()
+/// Section 11.3 (stream3Streams): \p streams chunks, one per stream, issued in \p order.
+/// \pre p.host is Pinned; 1 <= streams <= p.streams.size()
 StageTimes run_streams(Pipeline& p, float alpha, int streams, IssueOrder order);
-/// Section 11.4 (stream4Mapped): the kernel reads x and y and writes out in mapped host
-/// memory; no copies, no device arrays. \pre p.host is Mapped
+/// Section 11.4 (stream4Mapped): the kernel works on mapped host memory; no copies.
+/// \pre p.host is Mapped
 StageTimes run_mapped(Pipeline& p, float alpha);
-/// Beyond the text: chunks of \p chunk elements (shrinking towards the end, pipeline_chunks())
-/// flow through three streams, one per engine (copies in, kernels, copies out), handed on
-/// with events. \pre p.host is Pinned; chunk >= 1
+/// Beyond the text: chunks (pipeline_chunks()) flow through three streams, one per engine.
+/// \pre p.host is Pinned; chunk >= 1
 StageTimes run_pipelined(Pipeline& p, float alpha, std::size_t chunk);
 
-/// Runs \p config once (dispatches to the functions above).
+/// Runs \p config once.
 StageTimes run_strategy(Pipeline& p, const StrategyConfig& config, float alpha);
 /// \p warmup untimed runs, then \p iters timed ones; the median of each field.
 StageTimes measure_strategy(Pipeline& p, const StrategyConfig& config, float alpha, int warmup,
@@ -202,7 +186,7 @@ StageTimes median_times(const std::vector<StageTimes>& runs);
 
 /// The fastest the pipeline can be, given how fast the bus moves data.
 struct TransferBound {
-  double ms = 0.0;    ///< the bound
+  double ms = 0.0;
   std::string limit;  ///< which term sets it: "host->device" or "device->host"
 };
 /// SAXPY moves 8n bytes host->device and 4n bytes device->host; at best each direction runs at
@@ -215,16 +199,14 @@ TransferBound transfer_bound(std::size_t n, double h2d_gbs, double d2h_gbs);
 
 // What the programs share (programs/harness.cpp).
 
-/// Flags and defaults of one chapter-11 program.
 struct ProgramSpec {
-  std::string program;      ///< executable name (for messages and --help)
-  std::string description;  ///< one line for --help
+  std::string program;
+  std::string description;                         ///< one line for --help
   std::size_t default_n = std::size_t(128) << 20;  ///< 128M floats, as in the text
-  bool max_streams_flag = false;  ///< accept --max-streams
-  bool chunk_flag = false;        ///< accept --chunk
+  bool max_streams_flag = false;                   ///< accept --max-streams
+  bool chunk_flag = false;                         ///< accept --chunk
 };
 
-/// Parsed options of a chapter-11 program.
 struct StreamingOptions {
   hb::CommonOptions common;
   float alpha = 2.0f;
@@ -233,16 +215,15 @@ struct StreamingOptions {
   std::string command;    ///< the command line as given, for the report header
 };
 
-/// Parses the shared flags (hb::Cli) plus --alpha and, where \p spec asks, --max-streams and
-/// --chunk. Returns nothing after --help; throws hb::UsageError on bad input (before any GPU
-/// work).
+/// Parses the shared flags (hb::Cli), --alpha and, where \p spec asks, --max-streams and
+/// --chunk. Returns nothing after --help; throws hb::UsageError on bad input.
 std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
                                               const char* const* argv);
 
 /// Seeded inputs x, y uniform in [-1, 1) and, unless the check is off, the CPU reference.
 struct Inputs {
   std::vector<float> x, y;
-  std::vector<float> reference;  ///< saxpy_cpu(x, y); empty when not checking
+  std::vector<float> reference;  ///< empty when not checking
   float max_abs_x = 0.0f;
 };
 Inputs make_inputs(std::size_t n, std::uint64_t seed, float alpha, bool with_reference);
@@ -251,25 +232,36 @@ Inputs make_inputs(std::size_t n, std::uint64_t seed, float alpha, bool with_ref
 hb::CompareResult compare_output(const float* out, const Inputs& in, float alpha);
 /// Throws hb::CheckFailed (exit code 1) naming \p what when \p result failed.
 void require_ok(const hb::CompareResult& result, const std::string& what);
-/// The "check" fact or cell: "ok", "FAILED (k of n outputs)", or "skipped (--no-check)" when
-/// \p result is empty.
+/// "ok", "FAILED (k of n outputs)", or "skipped (--no-check)" when \p result is empty.
 std::string check_text(const std::optional<hb::CompareResult>& result);
 
-/// Adds the header block shared by the chapter's programs: the facts of every chapter
-/// (hb::add_run_facts: program, command, date, GPU, compute capability, SMs, driver, CUDA
-/// runtime), then copy engines, N, bytes, host memory, alpha, seed, iterations.
+/// One measured configuration: its median times and its check (empty with --no-check).
+struct Outcome {
+  StrategyConfig config;
+  StageTimes times;
+  std::optional<hb::CompareResult> check;
+  bool failed() const { return check && !check->ok; }
+};
+/// Runs \p config on \p p from a poisoned output (one warm-up, then the median of --iters) and,
+/// unless --no-check, compares the output with the CPU reference.
+Outcome measure_and_check(Pipeline& p, const StrategyConfig& config, const StreamingOptions& opt,
+                          const Inputs& in);
+
+/// Adds the header block shared by the chapter's programs: hb::add_run_facts, then copy
+/// engines, N, bytes, \p host_memory, alpha, seed, iterations.
 void add_facts(hb::Report& report, const std::string& program, const StreamingOptions& opt,
                const std::string& host_memory);
-/// The book's report of one run: one row per stage that could be timed (host->device, kernel,
-/// device->host, total on the GPU's clock, total wall clock), with ms and GB/s.
+/// The book's report of one run: one row per stage that could be timed, with ms and GB/s.
 hb::Report stage_report(const StageTimes& t, std::size_t n);
 
-/// The main of the one-strategy programs stream1_device, stream2_async and stream4_mapped
-/// (everything else about them is the same): parse the flags (\p description for --help),
-/// make seeded inputs and the CPU reference (outside the timings), run \p strategy in the
-/// host memory and under the program name of its row of strategies() (one warm-up, then the
-/// median of --iters), check the output and print the book's report, with \p memory as its
-/// "host memory" fact. Returns the exit code; throws what hb::run_main maps to exit codes.
+/// The main of every chapter-11 program: within hb::run_main (which maps what it throws to exit
+/// codes), parses the flags of \p spec (exit 0 after --help), selects --device, runs \p body.
+int program_main(const ProgramSpec& spec, int argc, char** argv,
+                 const std::function<void(const StreamingOptions&)>& body);
+
+/// The main of the one-strategy programs stream1_device, stream2_async and stream4_mapped:
+/// runs \p strategy in the host memory and under the program name of its row of strategies(),
+/// checks the output and prints the book's report, with \p memory as its "host memory" fact.
 int run_one_strategy(Strategy strategy, const char* description, const char* memory, int argc,
                      char** argv);
 

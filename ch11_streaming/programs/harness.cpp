@@ -81,6 +81,14 @@ std::string check_text(const std::optional<hb::CompareResult>& result) {
          " outputs)";
 }
 
+Outcome measure_and_check(Pipeline& p, const StrategyConfig& config, const StreamingOptions& opt,
+                          const Inputs& in) {
+  p.poison_output();
+  Outcome o{config, measure_strategy(p, config, opt.alpha, 1, opt.common.iters), std::nullopt};
+  if (!opt.common.no_check) o.check = compare_output(p.hout.data(), in, opt.alpha);
+  return o;
+}
+
 void add_facts(hb::Report& r, const std::string& program, const StreamingOptions& opt,
                const std::string& host_memory) {
   const hb::DeviceInfo dev = hb::query_device(opt.common.device);
@@ -114,31 +122,35 @@ hb::Report stage_report(const StageTimes& t, std::size_t n) {
   return r;
 }
 
+int program_main(const ProgramSpec& spec, int argc, char** argv,
+                 const std::function<void(const StreamingOptions&)>& body) {
+  return hb::run_main(spec.program.c_str(), [&] {
+    const auto opt = parse_options(spec, argc, argv);
+    if (!opt) return 0;
+    hb::select_device(opt->common.device);
+    body(*opt);
+    return 0;
+  });
+}
+
 int run_one_strategy(Strategy strategy, const char* description, const char* memory, int argc,
                      char** argv) {
   const StrategyInfo& info = strategy_info(strategy);
-  const auto opt = parse_options({info.program, description}, argc, argv);
-  if (!opt) return 0;
-  const std::size_t n = opt->common.n;
-  const bool check = !opt->common.no_check;
-  hb::select_device(opt->common.device);
+  return program_main({info.program, description}, argc, argv, [&](const StreamingOptions& opt) {
+    const std::size_t n = opt.common.n;
+    // We make the inputs and the CPU reference first, then copy the inputs into the pipeline's
+    // host arrays, so that neither shows in the timings.
+    const Inputs in = make_inputs(n, opt.common.seed, opt.alpha, !opt.common.no_check);
+    Pipeline p(n, info.host, 1);
+    p.load(in.x.data(), in.y.data());
+    const Outcome o = measure_and_check(p, {strategy}, opt, in);
 
-  // We make the inputs and the CPU reference first, then copy the inputs into the pipeline's
-  // host arrays, so that neither shows in the timings.
-  const Inputs in = make_inputs(n, opt->common.seed, opt->alpha, check);
-  Pipeline p(n, info.host, 1);
-  p.load(in.x.data(), in.y.data());
-  p.poison_output();
-  const StageTimes t = measure_strategy(p, {strategy}, opt->alpha, 1, opt->common.iters);
-
-  std::optional<hb::CompareResult> cmp;
-  if (check) cmp = compare_output(p.hout.data(), in, opt->alpha);
-  hb::Report r = stage_report(t, n);
-  add_facts(r, info.program, *opt, memory);
-  r.fact("check", check_text(cmp));
-  r.print(std::cout, opt->common.csv);
-  if (cmp) require_ok(*cmp, info.program);
-  return 0;
+    hb::Report r = stage_report(o.times, n);
+    add_facts(r, info.program, opt, memory);
+    r.fact("check", check_text(o.check));
+    r.print(std::cout, opt.common.csv);
+    if (o.check) require_ok(*o.check, info.program);
+  });
 }
 
 }  // namespace ch11

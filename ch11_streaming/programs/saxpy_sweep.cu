@@ -11,11 +11,10 @@
 // with the CPU reference after it and again after the timed calls, on the GPU (a small counting
 // kernel), so a sweep of 288 configurations over 64M floats does not spend minutes comparing on
 // the CPU.
-#include <algorithm>
 #include <cmath>
 #include <iostream>
-#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hb/bandwidth.h"
@@ -47,43 +46,38 @@ __global__ void count_mismatches(const float* __restrict__ got, const float* __r
     atomicAdd(count, static_cast<unsigned long long>(local));
 }
 
-// The elements of \p got outside \p tol of \p want, counted on the GPU by \p blocks blocks.
-unsigned long long device_mismatches(const float* got, const float* want, std::size_t n,
-                                     const ch11::SaxpyTolerance& tol, int blocks, cudaStream_t s,
-                                     hb::DeviceBuffer<unsigned long long>& counter) {
-  HB_CUDA_CHECK(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned long long), s));
-  count_mismatches<<<blocks, 256, 0, s>>>(got, want, n, tol.rtol, tol.atol, counter.data());
-  HB_CHECK_LAUNCH();
-  unsigned long long result = 0;
-  hb::copy_to_host(&result, counter.data(), 1, s);
-  return result;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  return hb::run_main("saxpy_sweep", [&] {
-    ch11::ProgramSpec spec{"saxpy_sweep",
-                           "SAXPY in device memory: GB/s by unroll factor and block size "
-                           "(listing 11.3)"};
-    spec.default_n = std::size_t(64) << 20;  // 768 MB moved per run, far above the 50-60 MB L2
-    const auto opt = ch11::parse_options(spec, argc, argv);
-    if (!opt) return 0;
-    const std::size_t n = opt->common.n;
-    const bool check = !opt->common.no_check;
-    const int iters = opt->common.iters;
-    hb::select_device(opt->common.device);
+  ch11::ProgramSpec spec{"saxpy_sweep",
+                         "SAXPY in device memory: GB/s by unroll factor and block size "
+                         "(listing 11.3)"};
+  spec.default_n = std::size_t(64) << 20;  // 768 MB moved per run, far above the 50-60 MB L2
+  return ch11::program_main(spec, argc, argv, [](const ch11::StreamingOptions& opt) {
+    const std::size_t n = opt.common.n;
+    const bool check = !opt.common.no_check;
+    const int iters = opt.common.iters;
 
-    const ch11::Inputs in = ch11::make_inputs(n, opt->common.seed, opt->alpha, check);
+    const ch11::Inputs in = ch11::make_inputs(n, opt.common.seed, opt.alpha, check);
     hb::DeviceBuffer<float> x(n), y(n), out(n), reference(check ? n : 0);
     hb::DeviceBuffer<unsigned long long> counter(1);
     hb::copy_to_device(x.data(), in.x.data(), x.bytes());
     hb::copy_to_device(y.data(), in.y.data(), y.bytes());
     if (check)
       hb::copy_to_device(reference.data(), in.reference.data(), reference.bytes());
-    const ch11::SaxpyTolerance tol = ch11::tolerance_vs_cpu(opt->alpha, in.max_abs_x);
-    const int check_blocks = 4 * hb::query_device(opt->common.device).sm_count;
+    const ch11::SaxpyTolerance tol = ch11::tolerance_vs_cpu(opt.alpha, in.max_abs_x);
+    const int check_blocks = 4 * hb::query_device(opt.common.device).sm_count;
     hb::Stream s;
+    // Whether every element of out is within tolerance of the reference, counted on the GPU.
+    const auto out_ok = [&] {
+      HB_CUDA_CHECK(cudaMemsetAsync(counter.data(), 0, sizeof(unsigned long long), s));
+      count_mismatches<<<check_blocks, 256, 0, s>>>(out.data(), reference.data(), n, tol.rtol,
+                                                    tol.atol, counter.data());
+      HB_CHECK_LAUNCH();
+      unsigned long long mismatches = 0;
+      hb::copy_to_host(&mismatches, counter.data(), 1, s);
+      return mismatches == 0;
+    };
 
     const double bytes = double(ch11::kBytesPerElement) * double(n);
     const hb::Bandwidth copy = hb::measure_device_copy(ch11::kBytesPerElement * n / 2, iters);
@@ -105,18 +99,15 @@ int main(int argc, char** argv) {
       int threads = 0;
     } best;
     std::size_t failures = 0;
-    for (const auto form : {ch11::SaxpyForm::Unrolled, ch11::SaxpyForm::GridStride,
-                            ch11::SaxpyForm::Vectorized}) {
+    for (const auto& [form, id] : {std::pair{ch11::SaxpyForm::Unrolled, "unrolled_"},
+                                   std::pair{ch11::SaxpyForm::GridStride, "grid_stride_"},
+                                   std::pair{ch11::SaxpyForm::Vectorized, "vectorized_"}}) {
       for (int unroll = 1; unroll <= ch11::kMaxUnroll; ++unroll) {
         const ch11::SaxpyLauncher launch = ch11::saxpy_launcher(form, unroll);
         const std::string name = ch11::saxpy_kernel_name(form, unroll);
-        const char* id = form == ch11::SaxpyForm::Unrolled     ? "unrolled_"
-                         : form == ch11::SaxpyForm::GridStride ? "grid_stride_"
-                                                               : "vectorized_";
         std::vector<std::string> row = {id + std::to_string(unroll), name};
-        double row_best = 0;
-        int row_threads = 0;
-        bool row_ok = true;
+        Best row_best{0, name, 0};
+        const std::size_t failures_before = failures;
         for (const int threads : hb::kSweepBlockSizes) {
           // A poisoned output and one checked call, a warm-up, the median of --iters timed
           // calls, and the check again (hb::measure_checked).
@@ -125,33 +116,24 @@ int main(int argc, char** argv) {
                 if (check) hb::poison(out.data(), out.bytes(), 0xFF, st);
               },
               [&](cudaStream_t st) {
-                launch(out.data(), x.data(), y.data(), n, opt->alpha, {threads, 0}, st);
+                launch(out.data(), x.data(), y.data(), n, opt.alpha, {threads, 0}, st);
               },
-              [&] {
-                return device_mismatches(out.data(), reference.data(), n, tol, check_blocks, s,
-                                         counter) == 0;
-              },
-              s, 1, iters, check);
+              out_ok, s, 1, iters, check);
           const double rate = hb::gbs(bytes, t.median_ms);
           row.push_back(hb::fixed(rate, 1));
-          if (rate > row_best) {
-            row_best = rate;
-            row_threads = threads;
-          }
-          if (!t.ok) {
-            row_ok = false;
-            ++failures;
-          }
+          if (rate > row_best.gbs) row_best = {rate, name, threads};
+          if (!t.ok) ++failures;
         }
-        if (row_best > best.gbs) best = {row_best, name, row_threads};
-        row.insert(row.end(), {hb::fixed(row_best, 1), std::to_string(row_threads),
-                               hb::fixed(100.0 * row_best / copy.gbs, 1),
-                               check ? (row_ok ? "ok" : "FAILED") : "skipped"});
+        if (row_best.gbs > best.gbs) best = row_best;
+        row.insert(row.end(), {hb::fixed(row_best.gbs, 1), std::to_string(row_best.threads),
+                               hb::fixed(100.0 * row_best.gbs / copy.gbs, 1),
+                               check ? (failures == failures_before ? "ok" : "FAILED")
+                                     : "skipped"});
         r.row(row);
       }
     }
 
-    ch11::add_facts(r, "saxpy_sweep", *opt, "none (device memory only)");
+    ch11::add_facts(r, "saxpy_sweep", opt, "none (device memory only)");
     r.fact("bytes counted", "12 per element (read x, read y, write out)");
     r.fact("grid",
            "SMs x resident blocks per SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor), "
@@ -164,9 +146,8 @@ int main(int argc, char** argv) {
     r.fact("check", check ? (failures == 0 ? "every configuration within tolerance of the CPU"
                                            : std::to_string(failures) + " configurations FAILED")
                           : "skipped (--no-check)");
-    r.print(std::cout, opt->common.csv);
+    r.print(std::cout, opt.common.csv);
     if (failures > 0)
       throw hb::CheckFailed(std::to_string(failures) + " sweep configurations differ from the CPU");
-    return 0;
   });
 }

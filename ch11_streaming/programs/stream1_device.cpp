@@ -4,14 +4,11 @@
 //
 // Its main is the one all three one-strategy programs share (ch11::run_one_strategy in
 // harness.cpp); what this program is, is its strategy and the two lines below.
-#include "hb/error.h"
 #include "pipeline.h"
 
 int main(int argc, char** argv) {
-  return hb::run_main("stream1_device", [&] {
-    return ch11::run_one_strategy(ch11::Strategy::Synchronous,
-                                  "SAXPY through the GPU with synchronous cudaMemcpy from "
-                                  "pageable memory (section 11.1)",
-                                  "pageable (std::vector), synchronous cudaMemcpy", argc, argv);
-  });
+  return ch11::run_one_strategy(ch11::Strategy::Synchronous,
+                                "SAXPY through the GPU with synchronous cudaMemcpy from "
+                                "pageable memory (section 11.1)",
+                                "pageable (std::vector), synchronous cudaMemcpy", argc, argv);
 }

@@ -5,40 +5,28 @@
 // We first measure, with the same sizes the pipeline moves, how fast pinned memory crosses the
 // bus in each direction and in both at once. From those rates follows the transfer bound, the
 // least time any strategy can take (transfer_bound()); it is row 0, the reference of the table.
-#include <algorithm>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "hb/bandwidth.h"
 #include "hb/bench.h"
-#include "hb/device.h"
-#include "hb/error.h"
 #include "hb/report.h"
 #include "pipeline.h"
 
 namespace {
 
-// One row of the table: the configuration that ran (the best one, where we searched), its
-// median times, and its check (the first failure among the configurations tried, if any).
-struct Outcome {
-  ch11::StrategyConfig config;
-  ch11::StageTimes times;
-  std::optional<hb::CompareResult> check;
-};
-
 // Runs every candidate configuration on \p p (each from a poisoned output, each checked) and
-// keeps the one with the smallest median wall clock.
-Outcome best_of(ch11::Pipeline& p, const std::vector<ch11::StrategyConfig>& candidates,
-                const ch11::StreamingOptions& opt, const ch11::Inputs& in) {
-  std::optional<Outcome> best;
+// keeps the one with the smallest median wall clock, with the first failed check among them.
+ch11::Outcome best_of(ch11::Pipeline& p, const std::vector<ch11::StrategyConfig>& candidates,
+                      const ch11::StreamingOptions& opt, const ch11::Inputs& in) {
+  std::optional<ch11::Outcome> best;
   std::optional<hb::CompareResult> failure;
   for (const auto& c : candidates) {
-    p.poison_output();
-    Outcome o{c, ch11::measure_strategy(p, c, opt.alpha, 1, opt.common.iters), std::nullopt};
-    if (!opt.common.no_check) o.check = ch11::compare_output(p.hout.data(), in, opt.alpha);
-    if (o.check && !o.check->ok && !failure) failure = o.check;
+    const ch11::Outcome o = ch11::measure_and_check(p, c, opt, in);
+    if (o.failed() && !failure) failure = o.check;
     if (!best || o.times.wall_ms < best->times.wall_ms) best = o;
   }
   if (failure) best->check = failure;
@@ -48,17 +36,14 @@ Outcome best_of(ch11::Pipeline& p, const std::vector<ch11::StrategyConfig>& cand
 }  // namespace
 
 int main(int argc, char** argv) {
-  return hb::run_main("streaming", [&] {
-    ch11::ProgramSpec spec{"streaming",
-                           "Chapter 11 driver: every streaming strategy against the transfer "
-                           "bound (Table 11.1)"};
-    spec.max_streams_flag = true;
-    spec.chunk_flag = true;
-    const auto opt = ch11::parse_options(spec, argc, argv);
-    if (!opt) return 0;
-    const std::size_t n = opt->common.n;
-    const int iters = opt->common.iters;
-    hb::select_device(opt->common.device);
+  ch11::ProgramSpec spec{"streaming",
+                         "Chapter 11 driver: every streaming strategy against the transfer "
+                         "bound (Table 11.1)"};
+  spec.max_streams_flag = true;
+  spec.chunk_flag = true;
+  return ch11::program_main(spec, argc, argv, [](const ch11::StreamingOptions& opt) {
+    const std::size_t n = opt.common.n;
+    const int iters = opt.common.iters;
 
     // [streaming-bound]
     // The ceilings, measured with exactly the bytes the pipeline moves: 8n up and 4n down. The
@@ -78,32 +63,29 @@ int main(int argc, char** argv) {
         ch11::kH2DBytesPerElement * n, ch11::kD2HBytesPerElement * n, iters);
     // [streaming-bound]
 
-    const ch11::Inputs in =
-        ch11::make_inputs(n, opt->common.seed, opt->alpha, !opt->common.no_check);
+    const ch11::Inputs in = ch11::make_inputs(n, opt.common.seed, opt.alpha, !opt.common.no_check);
     // Stream3 at its best: both issue orders, 1 .. --max-streams streams. Ours: the given
     // chunk size, or the best of 1M to 32M floats (no larger than n).
     std::vector<ch11::StrategyConfig> streams, pipelined;
     for (const auto order : {ch11::IssueOrder::BreadthFirst, ch11::IssueOrder::DepthFirst})
-      for (int k = 1; k <= opt->max_streams; ++k)
+      for (int k = 1; k <= opt.max_streams; ++k)
         streams.push_back({ch11::Strategy::Streams, k, order});
-    for (const std::size_t c : ch11::pipeline_chunk_candidates(n, opt->chunk))
+    for (const std::size_t c : ch11::pipeline_chunk_candidates(n, opt.chunk))
       pipelined.push_back({ch11::Strategy::Pipelined, 1, {}, c});
     const std::vector<std::vector<ch11::StrategyConfig>> searches = {
         {{ch11::Strategy::Synchronous}}, {{ch11::Strategy::Async}}, streams, pipelined,
         {{ch11::Strategy::Mapped}}};
-    // One pipeline for each kind of host memory, for the strategies that need it.
-    std::vector<Outcome> rows;
+    // One pipeline for each kind of host memory, for the strategies that need it; the rows in
+    // the order of the strategies' ids.
+    std::map<ch11::Strategy, ch11::Outcome> rows;
     for (const auto host :
          {ch11::HostKind::Pageable, ch11::HostKind::Pinned, ch11::HostKind::Mapped}) {
-      ch11::Pipeline p(n, host, host == ch11::HostKind::Pinned ? opt->max_streams : 1);
+      ch11::Pipeline p(n, host, host == ch11::HostKind::Pinned ? opt.max_streams : 1);
       p.load(in.x.data(), in.y.data());
       for (const auto& candidates : searches)
         if (ch11::strategy_info(candidates[0].strategy).host == host)
-          rows.push_back(best_of(p, candidates, *opt, in));
+          rows.emplace(candidates[0].strategy, best_of(p, candidates, opt, in));
     }
-    std::sort(rows.begin(), rows.end(), [](const Outcome& a, const Outcome& b) {
-      return a.config.strategy < b.config.strategy;
-    });
 
     const double bytes = double(ch11::kBytesPerElement) * double(n);
     hb::Report r({"id", "strategy", "ms (median)", "effective GB/s", "% of transfer bound",
@@ -114,14 +96,14 @@ int main(int argc, char** argv) {
            hb::fixed(copies.median_ms, 3), hb::fixed(hb::gbs(bytes, copies.median_ms), 2),
            hb::percent(bound.ms, copies.median_ms), "100.0", "-"});
     std::optional<hb::CompareResult> failure;
-    for (const Outcome& o : rows) {
-      r.row({std::to_string(int(o.config.strategy)), ch11::describe(o.config),
+    for (const auto& [id, o] : rows) {
+      r.row({std::to_string(int(id)), ch11::describe(o.config),
              hb::fixed(o.times.wall_ms, 3), hb::fixed(hb::gbs(bytes, o.times.wall_ms), 2),
              hb::percent(bound.ms, o.times.wall_ms), hb::percent(copies.median_ms, o.times.wall_ms),
              ch11::check_text(o.check)});
-      if (o.check && !o.check->ok && !failure) failure = o.check;
+      if (o.failed() && !failure) failure = o.check;
     }
-    ch11::add_facts(r, "streaming", *opt,
+    ch11::add_facts(r, "streaming", opt,
                     "per strategy: pageable (1), pinned (2, 3, 5), mapped (4)");
     auto rate = [](const hb::Bandwidth& b) {
       return hb::fixed(b.gbs, 2) + " (" + std::to_string(b.bytes_counted) + " bytes)";
@@ -133,8 +115,7 @@ int main(int argc, char** argv) {
     r.fact("ms", "host wall clock of the whole pipeline, median; % of bound = bound ms / ms");
     r.fact("copies alone", "8 bytes per element up and 4 down in two streams at once, CUDA "
                            "events, median; % of copies alone = their ms / ms");
-    r.print(std::cout, opt->common.csv);
+    r.print(std::cout, opt.common.csv);
     if (failure) ch11::require_ok(*failure, "streaming");
-    return 0;
   });
 }
