@@ -294,8 +294,8 @@ inline int good_fft_size(int n) {
 Peak gpu_peak(const float* coefficients, int width, std::size_t count,
               unsigned long long* scratch, cudaStream_t stream);
 
-/// One row of the variant table (variants.cu). The variant's kernel file is
-/// `kernels/NN_name.cuh`, NN the id in two digits; variant 0, the CPU, is reference.cpp.
+/// One row of the variant table (variants.cu). The variant's file is `kernels/NN_name.cuh`,
+/// NN the id in two digits; variant 0, the CPU, is kernels/00_cpu.cpp.
 struct Variant {
   const char* id;       ///< "0" ... in the text's order
   const char* name;     ///< "tex_tex": the program is "corr_" + name
@@ -325,7 +325,7 @@ using hb::ceil_div;
 /// \p a rounded up to a multiple of \p b (a >= 0, b > 0).
 constexpr int round_up(int a, int b) { return (a + b - 1) / b * b; }
 
-// ---- Variant 0, the CPU reference, and the other host-side pieces (reference.cpp) -------------
+// ---- Variant 0, the CPU reference (kernels/00_cpu.cpp), and the other host-side pieces -------
 
 /// The sums of every output pixel (row-major, image size), computed directly: for each
 /// output, every template pixel times its image pixel (clamped at the edges), in 64-bit
