@@ -274,7 +274,7 @@ void run_sweep(const Problem& p, const hb::CommonOptions& opt, const std::vector
                        hb::fixed(budget_ms, 0) + " ms");
   Bench bench(p.image);
   std::map<const Variant*, bool> over_budget;
-  std::vector<std::pair<int, double>> best_direct, fft;  // (size, Mpix/s)
+  std::vector<std::pair<int, bool>> fft_wins;  // (size, whether the FFT route beat every direct variant)
   const std::size_t pixels = p.image.pixels.size();
   for (int side : sizes) {
     if (side > p.image.width || side > p.image.height || side * side > kMaxTemplatePixels) continue;
@@ -302,19 +302,13 @@ void run_sweep(const Problem& p, const hb::CommonOptions& opt, const std::vector
              v->id, v->name, to_string(m.path), hb::fixed(m.median_ms, 3), hb::fixed(rate, 1),
              hb::fixed(gtpix_per_s(pixels, t.pixels.size(), m.median_ms), 2), hb::check_text(m.ok(), m.checked)});
     }
-    if (best > 0 && fft_rate > 0) {
-      best_direct.emplace_back(side, best);
-      fft.emplace_back(side, fft_rate);
-    }
+    if (best > 0 && fft_rate > 0) fft_wins.emplace_back(side, fft_rate > best);
   }
   // The crossover: the smallest size from which on the FFT route beats every direct variant.
   std::string crossover = "not measured (run the direct variants and variant 9 together)";
-  if (!fft.empty()) {
+  if (!fft_wins.empty()) {
     int from = -1;
-    for (std::size_t i = fft.size(); i-- > 0;) {
-      if (fft[i].second > best_direct[i].second) from = fft[i].first;
-      else break;
-    }
+    for (auto it = fft_wins.rbegin(); it != fft_wins.rend() && it->second; ++it) from = it->first;
     crossover = from < 0 ? "the FFT route is slower than the best direct variant at every measured size"
                          : "the FFT route beats every direct variant from " + std::to_string(from) +
                                " x " + std::to_string(from) + " on";
@@ -489,10 +483,8 @@ Measurement Bench::run(const Variant& v, int iters, const Reference* reference) 
     host_sums_.resize(n);
     hb::copy_to_host(host_sums_.data(), sums_.data(), n, stream_);
     const std::string diff = compare_sums(host_sums_, reference->sums, ws_.width());
-    if (!diff.empty()) {
-      m.sums_exact = false;
-      m.failure = "sums: " + diff;
-    }
+    m.sums_exact = diff.empty();
+    if (!m.sums_exact) fail("sums: " + diff);
   }
   // One checked call, the timed calls (none for iters = 0), and the check again: what a call
   // leaves behind (the constant template, the packed fragments) must not change the result.
