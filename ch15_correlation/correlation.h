@@ -77,15 +77,11 @@ struct Template {
 /// kMaxTemplatePixels pixels. Throws hb::UsageError naming the flags otherwise.
 void validate_template_size(int width, int height);
 
-/// Cuts the template at (\p x, \p y) of size \p width x \p height out of \p image and
-/// computes its statistics.
-/// \throws hb::UsageError when the rectangle is empty, not inside the image, too large, or
-///         the template is flat (all pixels equal: its variance is zero and the coefficient
-///         is undefined everywhere)
+/// Cuts a template out of \p image. Throws hb::UsageError when it is not inside the image,
+/// too large, or flat (its variance is zero: the coefficient is undefined everywhere).
 Template cut_template(const hb::GrayImage& image, int x, int y, int width, int height);
 
-/// A template made from given pixels, width x height, row-major (tests plant such templates
-/// in images).
+/// A template made from given pixels, row-major (tests plant such templates in images).
 Template make_template(std::vector<std::uint8_t> pixels, int width, int height);
 
 /// Horizontal offset of the window of output x: the window starts at x + x_offset().
@@ -93,20 +89,17 @@ constexpr int window_x_offset(int template_width) { return -(template_width / 2)
 /// Vertical offset of the window of output y.
 constexpr int window_y_offset(int template_height) { return -(template_height / 2); }
 
-/// The three image sums of one output pixel, as the "sums" twin of every kernel writes them
-/// (section 15.6). Exact: see the file's note on exactness.
-struct CorrSums {
-  std::uint32_t sum_i = 0;    ///< \f$\sum I\f$ over the window (SumI)
-  std::uint32_t sum_isq = 0;  ///< \f$\sum I^2\f$ (SumISq)
-  std::uint32_t sum_it = 0;   ///< \f$\sum I T\f$ (SumIT)
+/// The three image sums of one output pixel. Exact: see the file's note on exactness.
+template <typename T>
+struct Sums {
+  T sum_i = 0;    ///< \f$\sum I\f$ over the window (SumI)
+  T sum_isq = 0;  ///< \f$\sum I^2\f$ (SumISq)
+  T sum_it = 0;   ///< \f$\sum I T\f$ (SumIT)
 };
-
-/// The three sums of one output pixel in 64-bit integers, as the CPU reference computes them.
-struct ExactSums {
-  std::int64_t sum_i = 0;
-  std::int64_t sum_isq = 0;
-  std::int64_t sum_it = 0;
-};
+/// The sums as the "sums" twin of every kernel writes them (section 15.6).
+using CorrSums = Sums<std::uint32_t>;
+/// The sums in 64-bit integers, as the CPU reference computes them.
+using ExactSums = Sums<std::int64_t>;
 
 /// Absolute tolerance of a GPU coefficient (float) against the CPU's (double). Every GPU
 /// variant computes the numerator and both variance terms exactly in 64-bit integers and
@@ -140,7 +133,6 @@ inline constexpr Path Path::Dp4a{"dp4a"};
 inline constexpr Path Path::Tensor{"tensor"};
 inline constexpr Path Path::Fft{"fft"};
 inline bool operator==(Path a, Path b) { return std::string_view(a.name) == b.name; }
-inline bool operator!=(Path a, Path b) { return !(a == b); }
 /// "tex_tex", "shared4", ...: the name of the variant whose kernel ran.
 inline const char* to_string(Path p) { return p.name; }
 
@@ -175,15 +167,14 @@ class Workspace {
   int width() const { return width_; }
   int height() const { return height_; }
   /// The image as a texture object (clamp addressing, point sampling, element reads).
-  cudaTextureObject_t image_texture() const { return image_.texture; }
+  cudaTextureObject_t image_texture() const { return image_->texture; }
   /// The template as a texture object (variant 1).
-  cudaTextureObject_t template_texture() const { return template_.texture; }
+  cudaTextureObject_t template_texture() const { return template_ ? template_->texture : 0; }
   /// The image in linear memory: row y starts at image_rows() + y * image_pitch(); every row
   /// has at least 8 zero bytes after its last pixel, and rows start 16-byte aligned.
   const std::uint8_t* image_rows() const { return rows_.data(); }
   /// Bytes from one row of image_rows() to the next.
   std::size_t image_pitch() const { return pitch_; }
-  /// The current template (set_template()).
   const Template& tmpl() const { return tmpl_; }
   /// Changes with every set_template(); 0 before the first.
   std::uint64_t template_id() const { return template_id_; }
@@ -223,20 +214,12 @@ class Workspace {
   struct TextureImage {
     cudaArray_t array = nullptr;
     cudaTextureObject_t texture = 0;
-    TextureImage() = default;
     TextureImage(const std::uint8_t* pixels, int width, int height);
     ~TextureImage();
-    // A move swaps: what this held is freed with the moved-from object.
-    TextureImage(TextureImage&& other) noexcept { *this = std::move(other); }
-    TextureImage& operator=(TextureImage&& other) noexcept {
-      std::swap(array, other.array);
-      std::swap(texture, other.texture);
-      return *this;
-    }
   };
 
   int width_ = 0, height_ = 0;
-  TextureImage image_, template_;
+  std::unique_ptr<TextureImage> image_, template_;
   hb::DeviceBuffer<std::uint8_t> rows_;
   std::size_t pitch_ = 0;
   Template tmpl_;
@@ -264,7 +247,6 @@ void allow_shared_memory(const void* kernel, std::size_t bytes);
 /// templates make those variants fall back to variant 1.
 constexpr std::size_t kConstantTemplateBytes = 65280;
 
-/// Whether \p t fits the constant memory of variants 2 to 6.
 inline bool fits_constant_memory(const Template& t) { return t.pixels.size() <= kConstantTemplateBytes; }
 
 /// Dynamic shared memory of the book's shared-memory kernels (variants 3 to 6) for a
@@ -294,8 +276,8 @@ inline int good_fft_size(int n) {
 Peak gpu_peak(const float* coefficients, int width, std::size_t count,
               unsigned long long* scratch, cudaStream_t stream);
 
-/// One row of the variant table (variants.cu). The variant's kernel file is
-/// `kernels/NN_name.cuh`, NN the id in two digits; variant 0, the CPU, is reference.cpp.
+/// One row of the variant table (variants.cu). The variant's file is `kernels/NN_name.cuh`,
+/// NN the id in two digits; variant 0, the CPU, is kernels/00_cpu.cpp.
 struct Variant {
   const char* id;       ///< "0" ... in the text's order
   const char* name;     ///< "tex_tex": the program is "corr_" + name
@@ -311,7 +293,7 @@ struct Variant {
   Path path_here() const {
     return hb::form_here(needs) == hb::Form::Headline ? path : path_below;
   }
-  /// "corr_tex_tex": the name of the variant's program.
+  /// "corr_tex_tex"
   std::string program() const { return std::string("corr_") + name; }
   bool is_cpu() const { return launch == nullptr; }
 };
@@ -325,7 +307,7 @@ using hb::ceil_div;
 /// \p a rounded up to a multiple of \p b (a >= 0, b > 0).
 constexpr int round_up(int a, int b) { return (a + b - 1) / b * b; }
 
-// ---- Variant 0, the CPU reference, and the other host-side pieces (reference.cpp) -------------
+// ---- Variant 0, the CPU reference (kernels/00_cpu.cpp), and the other host-side pieces -------
 
 /// The sums of every output pixel (row-major, image size), computed directly: for each
 /// output, every template pixel times its image pixel (clamped at the edges), in 64-bit
@@ -370,30 +352,24 @@ hb::GrayImage log_transform_image(const std::vector<float>& values, int width, i
 
 // ---- The programs: problem, reference, measurement (harness.cpp) ---------------------------
 
-/// The chapter's own flags (the book's option table), beyond the shared ones of hb::Cli.
+/// The chapter's own flags (the book's option table), beyond the shared ones of hb::Cli: the
+/// values of --input, --xTemplate, ..., and which of the numbers were given.
 struct ProblemOptions {
-  std::string input;        ///< --input FILE.pgm; empty: the generated coin scene
-  int x_template = 0;       ///< --xTemplate (used when given, see given)
-  int y_template = 0;       ///< --yTemplate
-  int w_template = 0;       ///< --wTemplate
-  int h_template = 0;       ///< --hTemplate
-  int pad_width = 0;        ///< --padWidth (0: no padding)
-  int pad_height = 0;       ///< --padHeight
-  std::string output;       ///< --output FILE.pgm: the coefficients as a picture
-  std::string write_input;  ///< --write-input FILE.pgm: the (padded) input image
-  bool given_x = false, given_y = false, given_w = false, given_h = false;  ///< which were set
-  bool given_pad_width = false, given_pad_height = false;                   ///< which were set
+  std::string input;  ///< empty: the generated coin scene
+  int x_template = 0, y_template = 0, w_template = 0, h_template = 0;
+  int pad_width = 0, pad_height = 0;
+  std::string output, write_input;
+  bool given_x = false, given_y = false, given_w = false, given_h = false;
+  bool given_pad_width = false, given_pad_height = false;
 };
 
 /// What a program correlates.
 struct Problem {
-  hb::GrayImage image;       ///< the image, padded if asked
-  Template tmpl;             ///< the template, cut from the image
-  std::string source;        ///< where the image came from, for reports
-  int original_width = 0;    ///< before padding
-  int original_height = 0;   ///< before padding
-  int focus_x = 0;           ///< centre of the default template (the sweep centres on it)
-  int focus_y = 0;           ///< centre of the default template
+  hb::GrayImage image;  ///< the image, padded if asked
+  Template tmpl;        ///< the template, cut from the image
+  std::string source;   ///< where the image came from, for reports
+  int original_width = 0, original_height = 0;  ///< before padding
+  int focus_x = 0, focus_y = 0;  ///< the template's centre (the sweep centres on it)
 };
 
 /// Enlarges \p image to \p width x \p height pixels (the book's --padWidth / --padHeight):
@@ -405,9 +381,7 @@ hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::
 /// Builds the image and the template from \p options: the coin scene (seed \p seed, which
 /// also seeds the padding) or --input, padding, and the template (by default the scene's dime
 /// at (210, 148), 52 x 52; with --input a 52 x 52 square at the image's centre). Throws
-/// hb::UsageError for every bad combination: one of --padWidth/--padHeight alone, padding
-/// smaller than the image, a template outside the image, of zero or negative size, too large,
-/// or flat; a missing or malformed PGM file.
+/// hb::UsageError for every bad combination of flags and for a missing or malformed PGM file.
 Problem make_problem(const ProblemOptions& options, std::uint64_t seed);
 
 /// The CPU reference for one template: exact sums and coefficients, and how long they took.

@@ -7,7 +7,11 @@
 // (G tpx/s, 1e9 per second: the inner-loop iterations of section 15.7). Each variant's sums
 // twin is checked against the CPU bit for bit, and its coefficients within
 // kCoefficientTolerance, before and after the timed repetitions.
+//
+// Also the templates (cutting, validating and their statistics, section 15.1), and the log
+// transform that turns coefficients into a picture (figure 15.2).
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -36,6 +40,21 @@ namespace {
 
 constexpr int kWarmup = 2;
 constexpr int kDefaultTemplateSide = 52;
+
+TemplateStats template_stats(const std::uint8_t* pixels, std::size_t count) {
+  TemplateStats t;
+  t.n = static_cast<std::int64_t>(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    t.sum += pixels[i];
+    t.sum_sq += static_cast<std::int64_t>(pixels[i]) * pixels[i];
+  }
+  t.variance = t.n * t.sum_sq - t.sum * t.sum;
+  // The text's advice: compute fDenomExp in double. Both products are below 2^53, so the
+  // double is exact and equals the integer above.
+  t.denom_exp = static_cast<double>(t.n) * static_cast<double>(t.sum_sq) -
+                static_cast<double>(t.sum) * static_cast<double>(t.sum);
+  return t;
+}
 
 double mpix_per_s(std::size_t pixels, double ms) { return ms > 0 ? pixels / (ms * 1e-3) / 1e6 : 0.0; }
 double gtpix_per_s(std::size_t pixels, std::size_t template_pixels, double ms) {
@@ -255,7 +274,7 @@ void run_sweep(const Problem& p, const hb::CommonOptions& opt, const std::vector
                        hb::fixed(budget_ms, 0) + " ms");
   Bench bench(p.image);
   std::map<const Variant*, bool> over_budget;
-  std::vector<std::pair<int, double>> best_direct, fft;  // (size, Mpix/s)
+  std::vector<std::pair<int, bool>> fft_wins;  // (size, whether the FFT route beat every direct variant)
   const std::size_t pixels = p.image.pixels.size();
   for (int side : sizes) {
     if (side > p.image.width || side > p.image.height || side * side > kMaxTemplatePixels) continue;
@@ -283,19 +302,13 @@ void run_sweep(const Problem& p, const hb::CommonOptions& opt, const std::vector
              v->id, v->name, to_string(m.path), hb::fixed(m.median_ms, 3), hb::fixed(rate, 1),
              hb::fixed(gtpix_per_s(pixels, t.pixels.size(), m.median_ms), 2), hb::check_text(m.ok(), m.checked)});
     }
-    if (best > 0 && fft_rate > 0) {
-      best_direct.emplace_back(side, best);
-      fft.emplace_back(side, fft_rate);
-    }
+    if (best > 0 && fft_rate > 0) fft_wins.emplace_back(side, fft_rate > best);
   }
   // The crossover: the smallest size from which on the FFT route beats every direct variant.
   std::string crossover = "not measured (run the direct variants and variant 9 together)";
-  if (!fft.empty()) {
+  if (!fft_wins.empty()) {
     int from = -1;
-    for (std::size_t i = fft.size(); i-- > 0;) {
-      if (fft[i].second > best_direct[i].second) from = fft[i].first;
-      else break;
-    }
+    for (auto it = fft_wins.rbegin(); it != fft_wins.rend() && it->second; ++it) from = it->first;
     crossover = from < 0 ? "the FFT route is slower than the best direct variant at every measured size"
                          : "the FFT route beats every direct variant from " + std::to_string(from) +
                                " x " + std::to_string(from) + " on";
@@ -305,6 +318,67 @@ void run_sweep(const Problem& p, const hb::CommonOptions& opt, const std::vector
 }
 
 }  // namespace
+
+void validate_template_size(int width, int height) {
+  const std::string flags = "--wTemplate " + std::to_string(width) + " --hTemplate " + std::to_string(height);
+  if (width < 1 || height < 1) throw hb::UsageError(flags + ": the template must be at least 1 x 1");
+  if (width > kMaxTemplateSide || height > kMaxTemplateSide)
+    throw hb::UsageError(flags + ": each side must be at most " + std::to_string(kMaxTemplateSide));
+  if (static_cast<long long>(width) * height > kMaxTemplatePixels) {
+    throw hb::UsageError("template of " + std::to_string(width) + " x " + std::to_string(height) +
+                         " pixels: more than " + std::to_string(kMaxTemplatePixels) +
+                         " pixels (the sums would not fit 32 bits)");
+  }
+}
+
+Template make_template(std::vector<std::uint8_t> pixels, int width, int height) {
+  validate_template_size(width, height);
+  if (pixels.size() != static_cast<std::size_t>(width) * height)
+    throw std::logic_error("make_template: pixel count does not match the size");
+  Template t;
+  t.width = width;
+  t.height = height;
+  t.pixels = std::move(pixels);
+  t.stats = template_stats(t.pixels.data(), t.pixels.size());
+  return t;
+}
+
+Template cut_template(const hb::GrayImage& image, int x, int y, int width, int height) {
+  validate_template_size(width, height);
+  const std::string where = "template " + std::to_string(width) + " x " + std::to_string(height) +
+                            " at (" + std::to_string(x) + ", " + std::to_string(y) + ")";
+  if (x < 0 || y < 0 || x > image.width - width || y > image.height - height) {
+    throw hb::UsageError(where + " (--xTemplate --yTemplate --wTemplate --hTemplate) is not inside the " +
+                         std::to_string(image.width) + " x " + std::to_string(image.height) + " image");
+  }
+  std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width) * height);
+  for (int j = 0; j < height; ++j)
+    for (int i = 0; i < width; ++i) pixels[static_cast<std::size_t>(j) * width + i] = image.at(x + i, y + j);
+  Template t = make_template(std::move(pixels), width, height);
+  if (t.stats.variance == 0) {
+    throw hb::UsageError(where + " is flat (every pixel is " + std::to_string(t.pixels[0]) +
+                         "): the normalized correlation is undefined");
+  }
+  t.x = x;
+  t.y = y;
+  return t;
+}
+
+std::uint8_t log_transform_pixel(double c) {
+  if (!(c > 0.0)) return 0;  // negative, zero and NaN
+  const double r = 255.0 * std::min(c, 1.0);
+  return static_cast<std::uint8_t>(std::lround(255.0 * std::log1p(r) / std::log(256.0)));
+}
+
+hb::GrayImage log_transform_image(const std::vector<float>& values, int width, int height) {
+  hb::GrayImage img;
+  img.width = width;
+  img.height = height;
+  img.maxval = 255;
+  img.pixels.resize(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) img.pixels[i] = log_transform_pixel(values[i]);
+  return img;
+}
 
 hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::uint64_t seed) {
   if (width < image.width || height < image.height) {
@@ -409,10 +483,8 @@ Measurement Bench::run(const Variant& v, int iters, const Reference* reference) 
     host_sums_.resize(n);
     hb::copy_to_host(host_sums_.data(), sums_.data(), n, stream_);
     const std::string diff = compare_sums(host_sums_, reference->sums, ws_.width());
-    if (!diff.empty()) {
-      m.sums_exact = false;
-      m.failure = "sums: " + diff;
-    }
+    m.sums_exact = diff.empty();
+    if (!m.sums_exact) fail("sums: " + diff);
   }
   // One checked call, the timed calls (none for iters = 0), and the check again: what a call
   // leaves behind (the constant template, the packed fragments) must not change the result.

@@ -5,6 +5,7 @@
 //
 // Below the table: the workspace (the image and the template on the device, as textures and in
 // linear memory) and the GPU's peak finder.
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -88,7 +89,7 @@ Workspace::Workspace(const hb::GrayImage& image) : width_(image.width), height_(
   // old GPU's limit).
   device_shared_limit_ = shared_limit_ = hb::shared_per_block_limit();
 
-  image_ = TextureImage(image.pixels.data(), width_, height_);
+  image_ = std::make_unique<TextureImage>(image.pixels.data(), width_, height_);
 
   // Rows padded to a multiple of 128 bytes with at least 8 zero bytes at the end, so that a
   // kernel may read two aligned words that straddle the last pixel; zeroed first, so that
@@ -108,12 +109,10 @@ void Workspace::set_template(const Template& tmpl) {
   validate_template_size(tmpl.width, tmpl.height);
   if (tmpl.pixels.size() != static_cast<std::size_t>(tmpl.width) * tmpl.height)
     throw std::logic_error("ch15::Workspace::set_template: pixel count does not match the size");
-  template_ = TextureImage(tmpl.pixels.data(), tmpl.width, tmpl.height);
+  template_ = std::make_unique<TextureImage>(tmpl.pixels.data(), tmpl.width, tmpl.height);
   HB_CUDA_CHECK(cudaDeviceSynchronize());  // see the constructor
   tmpl_ = tmpl;
-  static std::uint64_t next_id = 0;
-  static std::mutex id_mutex;
-  std::lock_guard<std::mutex> lock(id_mutex);
+  static std::atomic<std::uint64_t> next_id{0};
   template_id_ = ++next_id;
 }
 

@@ -984,8 +984,8 @@ TEST_CASE("every variant's section names its source and its row of the committed
   std::set<std::string> linked;
   for (const auto& v : ch15::variants()) {
     const std::string id = v.id;
-    const std::string file = v.is_cpu() ? "reference.cpp"
-                                        : "kernels/" + std::string(id.size() < 2 ? "0" : "") + id + "_" + v.name + ".cuh";
+    const std::string file = "kernels/" + std::string(id.size() < 2 ? "0" : "") + id + "_" + v.name +
+                             (v.is_cpu() ? ".cpp" : ".cuh");
     INFO("variant " << id << ": " << file);
     CHECK_NOTHROW(read_source(file));
     // In the variant's own section, "Source: \ref ch15_correlation/FILE "FILE"": a link to the
