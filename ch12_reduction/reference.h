@@ -104,7 +104,11 @@ inline bool matches(double got, double want, const double* in, std::size_t n) {
   return sum_close(got, want, n, cpu_sum_abs(in, n));
 }
 
-/// Minimum and maximum are exact: no rounding happens.
+/// Counts (variant 8 with other predicates), minimum and maximum are exact: no rounding happens.
+template <typename T>
+bool matches(long long got, long long want, const T*, std::size_t) {
+  return got == want;
+}
 template <typename T>
 bool matches(const Min<T>& got, const Min<T>& want, const T*, std::size_t) {
   return got.value == want.value;
