@@ -91,9 +91,7 @@ int grid_stride_blocks(std::size_t n, int threads, const Scratch& scratch) {
 }
 
 std::vector<int> make_input(std::size_t n, std::uint64_t seed) {
-  std::vector<int> v(n);
-  hb::fill_uniform(v.data(), n, seed, INT_MIN, INT_MAX);
-  return v;
+  return hb::uniform_vector<int>(n, seed, INT_MIN, INT_MAX);
 }
 
 }  // namespace ch12
