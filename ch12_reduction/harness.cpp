@@ -28,54 +28,74 @@ constexpr std::size_t kDefaultN = std::size_t(64) << 20;
 constexpr std::size_t kMaxN = std::size_t(1) << 30;
 constexpr int kWarmup = 2;
 
-long long read_result(const long long* d_out, cudaStream_t stream) {
-  long long v = 0;
-  HB_CUDA_CHECK(cudaMemcpyAsync(&v, d_out, sizeof v, cudaMemcpyDeviceToHost, stream));
-  HB_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return v;
+hb::CliSpec spec_of(const char* program, const std::string& description, const char* n_unit) {
+  return {program, description, kDefaultN, 1, kMaxN, n_unit};
 }
 
-// One measured configuration of a table row.
-struct Measurement {
-  double median_ms = 0.0;
-  double gbs = 0.0;     // 4 n bytes / median time
-  long long got = 0;    // the last call's result
-  bool ok = true;       // both checks passed
-  bool checked = true;  // false with --no-check
-  std::string check() const { return !checked ? "skipped" : ok ? "exact" : "FAIL"; }
+// The ceiling of a reduction of n elements: the read-only kernel on the same 4 n bytes.
+double read_only_gbs(std::size_t n, int iters) {
+  return hb::measure_device_read(n * sizeof(int), iters).gbs;
+}
+
+// A measured configuration as the sweeps take it (rates: {GB/s}), with the last call's result.
+struct Measurement : hb::Sample {
+  long long got = 0;
 };
 
-// What a measurement needs; the caller owns every buffer.
+// A run's input on the host and on the device, every buffer a launcher needs (all made before
+// any clock starts), and the CPU's answers.
 struct Bench {
-  const int* d_in = nullptr;
-  std::size_t n = 0;
-  Scratch* scratch = nullptr;
-  cudaStream_t stream = nullptr;
-  long long* d_out = nullptr;
-  int iters = 10;
-  bool check = true;
-};
+  Bench(const hb::CommonOptions& o, std::size_t max_n)
+      : opt(o), host(make_input(max_n, o.seed)), d_in(max_n), scratch(max_n) {
+    hb::copy_to_device(d_in.data(), host.data(), d_in.bytes());
+  }
 
-Measurement measure(const Variant& v, int threads, const Bench& b, long long expected) {
-  Measurement m;
-  m.checked = b.check;
-  const hb::Checked c = hb::measure_checked(
-      [&](cudaStream_t st) { hb::poison(b.d_out, sizeof(long long), 0xA5, st); },
-      [&](cudaStream_t st) { v.launch(b.d_in, b.n, b.d_out, threads, *b.scratch, st); },
-      [&] { return (m.got = read_result(b.d_out, b.stream)) == expected; }, b.stream, kWarmup,
-      b.iters, b.check);
-  if (!b.check) m.got = read_result(b.d_out, b.stream);
-  m.ok = c.ok;
-  m.median_ms = c.median_ms;
-  m.gbs = hb::gbs(double(b.n) * sizeof(int), c.median_ms);
-  return m;
-}
+  // The CPU's answer for a kind of result and a prefix of n elements, computed once (0 with
+  // --no-check, which never looks at it).
+  long long expected(Result what, std::size_t n) {
+    if (opt.no_check) return 0;
+    const auto key = std::make_pair(what, n);
+    if (!answers.count(key)) answers[key] = cpu_expected(what, host.data(), n);
+    return answers[key];
+  }
+
+  long long result() {
+    long long v = 0;
+    hb::copy_to_host(&v, d_out.data(), 1, stream);
+    return v;
+  }
+
+  // Variant v on the first n elements of the input, with blocks of threads threads.
+  Measurement measure(const Variant& v, int threads, std::size_t n) {
+    const long long want = expected(v.result, n);
+    Measurement m;
+    m.checked = !opt.no_check;
+    const hb::Checked c = hb::measure_checked(
+        [&](cudaStream_t st) { hb::poison(d_out.data(), d_out.bytes(), 0xA5, st); },
+        [&](cudaStream_t st) { v.launch(d_in.data(), n, d_out.data(), threads, scratch, st); },
+        [&] { return (m.got = result()) == want; }, stream, kWarmup, opt.iters, m.checked);
+    if (!m.checked) m.got = result();
+    m.ok = c.ok;
+    m.median_ms = c.median_ms;
+    m.rates = {hb::gbs(double(n) * sizeof(int), c.median_ms)};
+    m.failure = "got " + std::to_string(m.got) + ", the CPU says " + std::to_string(want);
+    return m;
+  }
+
+  const hb::CommonOptions& opt;
+  std::vector<int> host;
+  hb::DeviceBuffer<int> d_in;
+  hb::DeviceBuffer<long long> d_out{1};
+  Scratch scratch;
+  hb::Stream stream;
+  std::map<std::pair<Result, std::size_t>, long long> answers;
+};
 
 // Facts every report of the chapter starts with.
-void add_facts(hb::Report& r, const std::string& program, const std::string& command,
-               const hb::DeviceInfo& dev, std::size_t n, const hb::CommonOptions& opt,
-               double read_gbs) {
-  hb::add_run_facts(r, program, command, dev);
+void add_facts(hb::Report& r, const std::string& program, const hb::Cli& cli,
+               const hb::DeviceInfo& dev, std::size_t n, double read_gbs) {
+  const hb::CommonOptions& opt = cli.options();
+  hb::add_run_facts(r, program, cli.command_line(), dev);
   for (const auto& v : variants())
     if (const std::string note = hb::form_note(v.needs); !note.empty())
       r.fact("variant " + std::string(v.id) + " " + v.name, note);
@@ -90,118 +110,88 @@ void add_facts(hb::Report& r, const std::string& program, const std::string& com
                                : "exact against the CPU, before and after the timed calls");
 }
 
-// The extra rows of variant 7's program: every reduction type over int, float and double.
-struct TypedRows {
-  hb::Report& report;
-  Scratch& scratch;
-  cudaStream_t stream;
-  int threads;
-  const hb::CommonOptions& opt;
-  double read_gbs;
-  bool all_ok = true;
+// A row of a per-variant program's table; a cub_gbs of 0 shows "-" as % of CUB.
+void add_row(hb::Report& r, const std::string& id, const std::string& title,
+             const std::string& threads, double ms, double gbs, double cub_gbs, double read_gbs,
+             const std::string& check) {
+  r.row({id, title, threads, hb::fixed(ms, 3), hb::fixed(gbs, 1), hb::percent(gbs, cub_gbs),
+         hb::percent(gbs, read_gbs), check});
+}
 
-  // A row of a typed launcher; \p exact says whether the check is exact or within the
-  // floating-point tolerance of matches().
-  template <typename R, typename T, typename Launch>
-  void row(const std::string& id, const std::string& label, const std::vector<T>& host,
-           const T* d_in, Launch launch, bool exact) {
-    const std::size_t n = host.size();
-    hb::DeviceBuffer<R> d_out(1);
-    hb::poison(d_out.data(), d_out.bytes(), 0xA5, stream);
-    const auto t = hb::time_events(
-        [&](cudaStream_t st) { launch(d_in, n, d_out.data(), threads, scratch, st); }, stream,
-        kWarmup, opt.iters);
-    R got{};
-    HB_CUDA_CHECK(cudaMemcpyAsync(&got, d_out.data(), sizeof got, cudaMemcpyDeviceToHost, stream));
-    HB_CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::string check = "skipped";
-    if (!opt.no_check) {
-      const bool ok = matches(got, cpu_reduce<R>(host.data(), n), host.data(), n);
-      all_ok = all_ok && ok;
-      check = ok ? (exact ? "exact" : "within tolerance") : "FAIL";
-    }
-    const double rate = hb::gbs(n * sizeof(T), t.median_ms);
-    report.row({id, label, std::to_string(threads), hb::fixed(t.median_ms, 3), hb::fixed(rate, 1),
-                "-", hb::percent(rate, read_gbs), check});
+// n values of T on the host and on the device: the input of typed rows.
+template <typename T>
+struct Input {
+  explicit Input(std::vector<T> values) : host(std::move(values)), d(host.size()) {
+    hb::copy_to_device(d.data(), host.data(), d.bytes());
   }
-
-  template <typename T, typename Launch>
-  void count_row(const std::string& id, const std::string& label, const std::vector<T>& host,
-                 const T* d_in, long long want, Launch launch) {
-    const std::size_t n = host.size();
-    hb::DeviceBuffer<long long> d_out(1);
-    hb::poison(d_out.data(), d_out.bytes(), 0xA5, stream);
-    const auto t = hb::time_events(
-        [&](cudaStream_t st) { launch(d_in, n, d_out.data(), threads, scratch, st); }, stream,
-        kWarmup, opt.iters);
-    const long long got = read_result(d_out.data(), stream);
-    const bool ok = opt.no_check || got == want;
-    all_ok = all_ok && ok;
-    const double rate = hb::gbs(n * sizeof(T), t.median_ms);
-    report.row({id, label, std::to_string(threads), hb::fixed(t.median_ms, 3), hb::fixed(rate, 1),
-                "-", hb::percent(rate, read_gbs), opt.no_check ? "skipped" : ok ? "exact" : "FAIL"});
-  }
+  std::vector<T> host;
+  hb::DeviceBuffer<T> d;
 };
 
 // Variant 7's program also runs every reduction type, 8a/8b other predicates, and 10e the
 // blog's double. These rows measure n elements of their own type.
-bool extra_rows(const Variant& v, hb::Report& report, std::size_t n, int threads,
-                Scratch& scratch, cudaStream_t stream, const hb::CommonOptions& opt,
+bool extra_rows(const Variant& v, hb::Report& report, Bench& b, std::size_t n, int threads,
                 double read_gbs) {
   const std::string id = v.id;
   if (id != "7" && id != "8a" && id != "8b" && id != "10e") return true;
-  TypedRows rows{report, scratch, stream, threads, opt, read_gbs};
-  auto to_device = [&](const auto& host) {
-    using T = typename std::decay_t<decltype(host)>::value_type;
-    hb::DeviceBuffer<T> d(host.size());
-    hb::copy_to_device(d.data(), host.data(), d.bytes());
-    return d;
+  const hb::CommonOptions& opt = b.opt;
+  bool all_ok = true;
+  // A row of a typed launcher, whose result must match (matches()) what \p cpu computes from
+  // the input; \p pass is the check column when it does.
+  const auto row = [&](const std::string& label, const auto& in, auto launch, auto cpu,
+                       const char* pass) {
+    using R = decltype(cpu(in.host.data(), n));
+    hb::DeviceBuffer<R> d_out(1);
+    hb::poison(d_out.data(), d_out.bytes(), 0xA5, b.stream);
+    const auto t = hb::time_events(
+        [&](cudaStream_t st) { launch(in.d.data(), n, d_out.data(), threads, b.scratch, st); },
+        b.stream, kWarmup, opt.iters);
+    R got{};
+    hb::copy_to_host(&got, d_out.data(), 1, b.stream);
+    const bool ok = opt.no_check || matches(got, cpu(in.host.data(), n), in.host.data(), n);
+    all_ok = all_ok && ok;
+    const double rate = hb::gbs(n * sizeof(in.host[0]), t.median_ms);
+    add_row(report, id, label, std::to_string(threads), t.median_ms, rate, 0.0, read_gbs,
+            !ok ? "FAIL" : opt.no_check ? "skipped" : pass);
   };
   if (id == "10e") {
     // The blog's own type: sums of doubles are rounded, so they are checked within the
     // floating-point tolerance.
-    const auto doubles = hb::uniform_vector<double>(n, opt.seed + 3, -1.0, 1.0);
-    const auto dd = to_device(doubles);
-    rows.row<double>(id, "sum of double (the blog's type)", doubles, dd.data(),
-                     reduce10e_typed<double, double>, false);
-    return rows.all_ok;
+    const Input<double> doubles(hb::uniform_vector<double>(n, opt.seed + 3, -1.0, 1.0));
+    row("sum of double (the blog's type)", doubles, reduce10e_typed<double, double>,
+        cpu_reduce<double, double>, "within tolerance");
+    return all_ok;
   }
-  const auto ints = hb::uniform_vector<int>(n, opt.seed + 1, -1000, 1000);
-  const auto floats = hb::uniform_vector<float>(n, opt.seed + 2, -1.0f, 1.0f);
-  const auto di = to_device(ints);
-  const auto df = to_device(floats);
+  const Input<int> ints(hb::uniform_vector<int>(n, opt.seed + 1, -1000, 1000));
+  const Input<float> floats(hb::uniform_vector<float>(n, opt.seed + 2, -1.0f, 1.0f));
   if (id == "8a" || id == "8b") {
     const bool a = id == "8a";
-    rows.count_row(id, "count of odd int", ints, di.data(), cpu_count_if(ints.data(), n, IsOdd{}),
-                   a ? count8a_syncthreads_count<int, IsOdd> : count8b_ballot<int, IsOdd>);
-    rows.count_row(id, "count of float > 0", floats, df.data(),
-                   cpu_count_if(floats.data(), n, IsPositive{}),
-                   a ? count8a_syncthreads_count<float, IsPositive>
-                     : count8b_ballot<float, IsPositive>);
-    return rows.all_ok;
+    row("count of odd int", ints,
+        a ? count8a_syncthreads_count<int, IsOdd> : count8b_ballot<int, IsOdd>,
+        [](const int* in, std::size_t k) { return cpu_count_if(in, k, IsOdd{}); }, "exact");
+    row("count of float > 0", floats,
+        a ? count8a_syncthreads_count<float, IsPositive> : count8b_ballot<float, IsPositive>,
+        [](const float* in, std::size_t k) { return cpu_count_if(in, k, IsPositive{}); },
+        "exact");
+    return all_ok;
   }
-  const auto doubles = hb::uniform_vector<double>(n, opt.seed + 3, -1.0, 1.0);
-  const auto dd = to_device(doubles);
-  rows.row<Sum<int>>(id, "sum of int (|x| <= 1000)", ints, di.data(), reduce7_typed<Sum<int>, int>, true);
-  rows.row<SumSquares<int>>(id, "sum and squares of int", ints, di.data(),
-                            reduce7_typed<SumSquares<int>, int>, true);
-  rows.row<Min<int>>(id, "min of int", ints, di.data(), reduce7_typed<Min<int>, int>, true);
-  rows.row<Max<int>>(id, "max of int", ints, di.data(), reduce7_typed<Max<int>, int>, true);
-  rows.row<Sum<float>>(id, "sum of float into double", floats, df.data(),
-                       reduce7_typed<Sum<float>, float>, false);
-  rows.row<SumSquares<float>>(id, "sum and squares of float", floats, df.data(),
-                              reduce7_typed<SumSquares<float>, float>, false);
-  rows.row<Min<float>>(id, "min of float", floats, df.data(), reduce7_typed<Min<float>, float>, true);
-  rows.row<Max<float>>(id, "max of float", floats, df.data(), reduce7_typed<Max<float>, float>, true);
-  rows.row<Sum<double>>(id, "sum of double", doubles, dd.data(), reduce7_typed<Sum<double>, double>,
-                        false);
-  rows.row<SumSquares<double>>(id, "sum and squares of double", doubles, dd.data(),
-                               reduce7_typed<SumSquares<double>, double>, false);
-  rows.row<Min<double>>(id, "min of double", doubles, dd.data(), reduce7_typed<Min<double>, double>,
-                        true);
-  rows.row<Max<double>>(id, "max of double", doubles, dd.data(), reduce7_typed<Max<double>, double>,
-                        true);
-  return rows.all_ok;
+  // Variant 7 with each reduction type; floating-point sums are rounded, so they pass within
+  // the tolerance of matches().
+  const auto reduction_types = [&](const auto& in, const std::string& type,
+                                   const std::string& sum_label) {
+    using T = typename std::decay_t<decltype(in.host)>::value_type;
+    const char* sum_pass = std::is_integral_v<T> ? "exact" : "within tolerance";
+    row(sum_label, in, reduce7_typed<Sum<T>, T>, cpu_reduce<Sum<T>, T>, sum_pass);
+    row("sum and squares of " + type, in, reduce7_typed<SumSquares<T>, T>,
+        cpu_reduce<SumSquares<T>, T>, sum_pass);
+    row("min of " + type, in, reduce7_typed<Min<T>, T>, cpu_reduce<Min<T>, T>, "exact");
+    row("max of " + type, in, reduce7_typed<Max<T>, T>, cpu_reduce<Max<T>, T>, "exact");
+  };
+  const Input<double> doubles(hb::uniform_vector<double>(n, opt.seed + 3, -1.0, 1.0));
+  reduction_types(ints, "int", "sum of int (|x| <= 1000)");
+  reduction_types(floats, "float", "sum of float into double");
+  reduction_types(doubles, "double", "sum of double");
+  return all_ok;
 }
 
 }  // namespace
@@ -209,16 +199,11 @@ bool extra_rows(const Variant& v, hb::Report& report, std::size_t n, int threads
 int variant_program_main(const char* program, const char* id, int argc, char** argv) {
   return hb::run_main(program, [&] {
     const Variant& v = hb::program_row(variants(), id, program);
-    hb::CliSpec spec;
-    spec.program = program;
-    spec.description = std::string("Chapter 12, variant ") + v.id + ": " + v.title +
-                       ". Reduces --n int32 values, checks the result against the CPU, and "
-                       "prints time, GB/s (1e9 bytes/s) and % of CUB.";
-    spec.default_n = kDefaultN;
-    spec.min_n = 1;
-    spec.max_n = kMaxN;
-    spec.n_unit = "int32 elements";
-    hb::Cli cli(spec);
+    hb::Cli cli(spec_of(program,
+                        std::string("Chapter 12, variant ") + v.id + ": " + v.title +
+                            ". Reduces --n int32 values, checks the result against the CPU, "
+                            "and prints time, GB/s (1e9 bytes/s) and % of CUB.",
+                        "int32 elements"));
     int threads = v.default_threads;
     if (v.threads != BlockRule::Library) {
       cli.app()
@@ -231,38 +216,29 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
 
     hb::select_device(opt.device);
     const hb::DeviceInfo dev = hb::query_device(opt.device);
-    const std::size_t n = opt.n;
-    const std::vector<int> host = make_input(n, opt.seed);
-    hb::DeviceBuffer<int> d_in(n);
-    hb::copy_to_device(d_in.data(), host.data(), d_in.bytes());
-    hb::DeviceBuffer<long long> d_out(1);
-    Scratch scratch(n);
-    hb::Stream stream;
-    const Bench bench{d_in.data(), n, &scratch, stream, d_out.data(), opt.iters, !opt.no_check};
-    const double read_gbs = hb::measure_device_read(n * sizeof(int), opt.iters).gbs;
+    Bench bench(opt, opt.n);
+    const double read_gbs = read_only_gbs(opt.n, opt.iters);
 
     const Variant& cub = variants().front();
-    const Measurement ref = measure(cub, cub.default_threads, bench, cpu_expected(cub.result, host.data(), n));
-    const Measurement mine =
-        &v == &cub ? ref : measure(v, threads, bench, cpu_expected(v.result, host.data(), n));
+    const Measurement ref = bench.measure(cub, cub.default_threads, opt.n);
+    const Measurement mine = &v == &cub ? ref : bench.measure(v, threads, opt.n);
 
     hb::Report report({"id", "variant", "threads", "ms (median)", "GB/s", "% of CUB",
                        "% of read-only", "check"});
-    add_facts(report, program, cli.command_line(), dev, n, opt, read_gbs);
+    add_facts(report, program, cli, dev, opt.n, read_gbs);
     auto add = [&](const Variant& row, int t, const Measurement& m) {
-      report.row({row.id, row.title, row.threads == BlockRule::Library ? "-" : std::to_string(t),
-                  hb::fixed(m.median_ms, 3), hb::fixed(m.gbs, 1), hb::percent(m.gbs, ref.gbs),
-                  hb::percent(m.gbs, read_gbs), m.check()});
+      add_row(report, row.id, row.title,
+              row.threads == BlockRule::Library ? "-" : std::to_string(t), m.median_ms,
+              m.rates[0], ref.rates[0], read_gbs, hb::check_text(m.ok, m.checked));
     };
     add(cub, cub.default_threads, ref);
     if (&v != &cub) add(v, threads, mine);
-    const bool extras_ok = extra_rows(v, report, n, threads, scratch, stream, opt, read_gbs);
+    const bool extras_ok = extra_rows(v, report, bench, opt.n, threads, read_gbs);
     report.print(std::cout, opt.csv);
 
     if (!ref.ok || !mine.ok || !extras_ok) {
       std::ostringstream os;
-      os << "variant " << v.id << " with " << threads << " threads: got " << mine.got
-         << ", the CPU says " << cpu_expected(v.result, host.data(), n);
+      os << "variant " << v.id << " with " << threads << " threads: " << mine.failure;
       if (!ref.ok) os << "; CUB got " << ref.got;
       if (!extras_ok) os << "; a typed row failed (see the table)";
       throw hb::CheckFailed(os.str());
@@ -273,17 +249,12 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
 
 int driver_main(int argc, char** argv) {
   return hb::run_main("reduction", [&] {
-    hb::CliSpec spec;
-    spec.program = "reduction";
-    spec.description =
+    hb::Cli cli(spec_of(
+        "reduction",
         "Chapter 12 driver: every reduction variant over block sizes 32..1024 (the book's "
         "sweep, GB/s at --n int32 elements), then the fastest variants against CUB for sizes "
-        "2^10 .. 2^max-log2 (launch latency vs bandwidth).";
-    spec.default_n = kDefaultN;
-    spec.min_n = 1;
-    spec.max_n = kMaxN;
-    spec.n_unit = "int32 elements (block-size sweep)";
-    hb::Cli cli(spec);
+        "2^10 .. 2^max-log2 (launch latency vs bandwidth).",
+        "int32 elements (block-size sweep)"));
     std::string only;
     std::string sweep = "both";
     int max_log2 = 28;
@@ -305,50 +276,23 @@ int driver_main(int argc, char** argv) {
     // A size sweep alone still measures the block sizes first, without printing them.
     const std::size_t largest =
         std::max(opt.n, sweep != "threads" ? std::size_t(1) << max_log2 : 0);
-    const std::vector<int> host = make_input(largest, opt.seed);
-    hb::DeviceBuffer<int> d_in(largest);
-    hb::copy_to_device(d_in.data(), host.data(), d_in.bytes());
-    hb::DeviceBuffer<long long> d_out(1);
-    Scratch scratch(largest);
-    hb::Stream stream;
-
-    // The CPU's answer for each kind of result and size, computed once.
-    std::map<std::pair<Result, std::size_t>, long long> answers;
-    const auto expected = [&](Result what, std::size_t n) {
-      const auto key = std::make_pair(what, n);
-      if (opt.no_check) return 0LL;
-      if (!answers.count(key)) answers[key] = cpu_expected(what, host.data(), n);
-      return answers[key];
-    };
-    const auto sweep_row = [&](const Variant& v) {
-      hb::SweepRow row{v.id, v.title, "variant " + std::string(v.id),
-                       v.threads == BlockRule::Library, v.default_threads,
-                       [&v](int t) { return v.accepts_threads(t); }, {}};
-      row.measure = [&](int threads, std::size_t n) {
-        const Bench bench{d_in.data(), n, &scratch, stream, d_out.data(), opt.iters, !opt.no_check};
-        const long long want = expected(v.result, n);
-        const Measurement m = measure(v, threads, bench, want);
-        const std::string failure =
-            "got " + std::to_string(m.got) + ", the CPU says " + std::to_string(want);
-        return hb::Sample{m.median_ms, {m.gbs}, m.ok, m.checked, failure};
-      };
-      return row;
-    };
-    // A reduction reads 4 n bytes: its ceiling is the read-only kernel on as many bytes.
-    const hb::SweepUnits units{{"GB/s"}, "read-only", 0, [&](std::size_t n) {
-                                 return hb::measure_device_read(n * sizeof(int), opt.iters).gbs;
-                               }};
+    Bench bench(opt, largest);
+    const hb::SweepUnits units{{"GB/s"}, "read-only", 0,
+                               [&](std::size_t n) { return read_only_gbs(n, opt.iters); }};
     hb::Failures failures;
 
     // The book's sweep: every variant (or the one asked for, and CUB) at every block size.
     std::vector<hb::SweepRow> rows;
-    for (const auto& v : variants())
-      if (selected == nullptr || &v == selected || std::string(v.id) == "0")
-        rows.push_back(sweep_row(v));
+    for (const auto& v : variants()) {
+      if (selected != nullptr && &v != selected && std::string(v.id) != "0") continue;
+      rows.push_back({v.id, v.title, "variant " + std::string(v.id),
+                      v.threads == BlockRule::Library, v.default_threads,
+                      [&v](int t) { return v.accepts_threads(t); },
+                      [&v, &bench](int t, std::size_t n) { return bench.measure(v, t, n); }});
+    }
     hb::BlockSweep threads = hb::block_size_sweep(rows, opt.n, units, failures);
     if (sweep != "sizes") {
-      add_facts(threads.report, "reduction (block-size sweep)", cli.command_line(), dev, opt.n,
-                opt, threads.ceiling);
+      add_facts(threads.report, "reduction (block-size sweep)", cli, dev, opt.n, threads.ceiling);
       threads.report.print(std::cout, opt.csv);
       if (sweep == "both") std::cout << '\n';
     }
@@ -367,8 +311,7 @@ int driver_main(int argc, char** argv) {
         }
       }
       hb::Report r = hb::size_sweep(chosen, best, 10, max_log2, units, failures);
-      add_facts(r, "reduction (size sweep)", cli.command_line(), dev, largest, opt,
-                hb::measure_device_read(largest * sizeof(int), opt.iters).gbs);
+      add_facts(r, "reduction (size sweep)", cli, dev, largest, read_only_gbs(largest, opt.iters));
       r.fact("sizes", "2^10 .. 2^" + std::to_string(max_log2) +
                           " elements, prefixes of one input; each variant at its best block "
                           "size from the sweep (or its default)");

@@ -10,7 +10,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,7 +40,6 @@ class Scratch {
   /// device, and zeroes the counters that single-pass kernels rely on.
   explicit Scratch(std::size_t max_n);
 
-  std::size_t max_n() const { return max_n_; }
   /// Per-block partial results (first level).
   template <typename T>
   T* partials_a(std::size_t count) const { return a_.fit<T>(count, "partials_a"); }
@@ -64,7 +62,6 @@ class Scratch {
   int resident_blocks(int threads) const { return residency_.blocks(threads); }
 
  private:
-  std::size_t max_n_ = 0;
   hb::ScratchBytes a_, b_, work_, cub_;
   hb::DeviceBuffer<unsigned> counters_;
   hb::DeviceBuffer<long long> accumulator_;
@@ -136,12 +133,9 @@ void reduce10f_recursive(const int* in, std::size_t n, long long* out, int threa
 /// that accumulates in int32 cannot pass the check of a 64-bit variant.
 std::vector<int> make_input(std::size_t n, std::uint64_t seed);
 
-/// main() of the per-variant programs (reduction1_two_pass ...): runs variant \p id alone
-/// against CUB on default data, checks it against the CPU, and prints the time, GB/s and
-/// % of CUB.
+/// main() of the per-variant programs (reduction1_two_pass ...) and of the driver `reduction`
+/// (harness.cpp).
 int variant_program_main(const char* program, const char* id, int argc, char** argv);
-/// main() of the driver `reduction`: the book's block-size sweep (one row per variant, one
-/// column per block size) and a size sweep of the fastest variants against CUB.
 int driver_main(int argc, char** argv);
 
 #if defined(__CUDACC__)

@@ -76,33 +76,27 @@ double sum_tolerance(std::size_t n, long double sum_abs) {
   return static_cast<double>((terms + 4) * u * sum_abs);
 }
 
-/// Whether a floating-point sum \p got of \p n terms is within sum_tolerance of \p want.
+/// Whether a sum \p got of \p n terms matches \p want: exactly for integers, within
+/// sum_tolerance for floating point.
 template <typename Acc>
 bool sum_close(Acc got, Acc want, std::size_t n, long double scale) {
+  if constexpr (std::is_integral_v<Acc>) return got == want;
   return std::fabs(static_cast<double>(got) - static_cast<double>(want)) <=
          sum_tolerance<Acc>(n, scale);
 }
 
-/// Whether variant 7's result matches the CPU's: exactly for integers, and within
-/// sum_tolerance (scaled by \f$\sum |x_i|\f$) for floating-point sums.
+/// Whether variant 7's result matches the CPU's; a floating-point sum's tolerance is scaled by
+/// \f$\sum |x_i|\f$.
 template <typename T>
 bool matches(const Sum<T>& got, const Sum<T>& want, const T* in, std::size_t n) {
-  if constexpr (std::is_integral_v<T>) {
-    return got.sum == want.sum;
-  } else {
-    return sum_close(got.sum, want.sum, n, cpu_sum_abs(in, n));
-  }
+  return sum_close(got.sum, want.sum, n, cpu_sum_abs(in, n));
 }
 
 /// As above; the sum of squares is scaled by itself (all its terms are positive).
 template <typename T>
 bool matches(const SumSquares<T>& got, const SumSquares<T>& want, const T* in, std::size_t n) {
-  if constexpr (std::is_integral_v<T>) {
-    return got.sum == want.sum && got.sumsq == want.sumsq;
-  } else {
-    return sum_close(got.sum, want.sum, n, cpu_sum_abs(in, n)) &&
-           sum_close(got.sumsq, want.sumsq, n, static_cast<long double>(want.sumsq));
-  }
+  return sum_close(got.sum, want.sum, n, cpu_sum_abs(in, n)) &&
+         sum_close(got.sumsq, want.sumsq, n, static_cast<long double>(want.sumsq));
 }
 
 /// A plain double sum (variant 10e's double launcher), within sum_tolerance.
@@ -110,7 +104,11 @@ inline bool matches(double got, double want, const double* in, std::size_t n) {
   return sum_close(got, want, n, cpu_sum_abs(in, n));
 }
 
-/// Minimum and maximum are exact: no rounding happens.
+/// Counts (variant 8 with other predicates), minimum and maximum are exact: no rounding happens.
+template <typename T>
+bool matches(long long got, long long want, const T*, std::size_t) {
+  return got == want;
+}
 template <typename T>
 bool matches(const Min<T>& got, const Min<T>& want, const T*, std::size_t) {
   return got.value == want.value;

@@ -59,7 +59,7 @@ const std::vector<Variant>& variants() {
 }
 
 Scratch::Scratch(std::size_t max_n)
-    : max_n_(max_n), residency_(hb::Residency::of_current_device()) {
+    : residency_(hb::Residency::of_current_device()) {
   // First-level partials: one per resident block for the grid-stride variants (up to 16
   // bytes each, variant 7), one int per 32 elements for 10a-10d, one long long or double per
   // 64 elements for 10e/10f (their smallest block of 32 threads covers 64 elements).
@@ -91,9 +91,7 @@ int grid_stride_blocks(std::size_t n, int threads, const Scratch& scratch) {
 }
 
 std::vector<int> make_input(std::size_t n, std::uint64_t seed) {
-  std::vector<int> v(n);
-  hb::fill_uniform(v.data(), n, seed, INT_MIN, INT_MAX);
-  return v;
+  return hb::uniform_vector<int>(n, seed, INT_MIN, INT_MAX);
 }
 
 }  // namespace ch12
