@@ -74,7 +74,7 @@ State disk_galaxy(std::size_t n, std::uint64_t seed, float softening_sq) {
   s.vel.assign(3 * n, 0.0f);
   const double mass = 1.0 / static_cast<double>(std::max<std::size_t>(n, 1));
   const double two_pi = 6.283185307179586;
-  double px = 0, py = 0, pz = 0;
+  double p[3] = {0, 0, 0};
   for (std::size_t i = 0; i < n; ++i) {
     const auto u = [&](int k) { return double(hb::uniform_float(seed, 8 * i + k, 0.0f, 1.0f)); };
     // Uniform surface density: the mass inside radius r is r^2.
@@ -84,24 +84,17 @@ State disk_galaxy(std::size_t n, std::uint64_t seed, float softening_sq) {
     // Circular speed for the (softened) mass inside r, as if it sat at the centre.
     const double v = std::sqrt(r * r * r * r / std::pow(r * r + softening_sq, 1.5));
     const double jitter = 0.05;
-    const double vx = -v * std::sin(phi) + jitter * (u(3) - 0.5);
-    const double vy = v * std::cos(phi) + jitter * (u(4) - 0.5);
-    const double vz = jitter * (u(5) - 0.5);
+    const double vel[3] = {-v * std::sin(phi) + jitter * (u(3) - 0.5),
+                           v * std::cos(phi) + jitter * (u(4) - 0.5), jitter * (u(5) - 0.5)};
     b[i] = make_float4(float(r * std::cos(phi)), float(r * std::sin(phi)), float(zpos),
                        float(mass));
-    s.vel[3 * i + 0] = float(vx);
-    s.vel[3 * i + 1] = float(vy);
-    s.vel[3 * i + 2] = float(vz);
-    px += vx;
-    py += vy;
-    pz += vz;
+    for (int c = 0; c < 3; ++c) {
+      s.vel[3 * i + c] = float(vel[c]);
+      p[c] += vel[c];
+    }
   }
   // Equal masses: zero total momentum means zero mean velocity.
-  for (std::size_t i = 0; i < n; ++i) {
-    s.vel[3 * i + 0] -= float(px / double(n));
-    s.vel[3 * i + 1] -= float(py / double(n));
-    s.vel[3 * i + 2] -= float(pz / double(n));
-  }
+  for (std::size_t i = 0; i < 3 * n; ++i) s.vel[i] -= float(p[i % 3] / double(n));
   s.bodies = HostBodies(std::move(b));
   return s;
 }
@@ -111,10 +104,7 @@ Reference reference_forces(const HostBodies& bodies, float softening_sq,
                            std::vector<std::size_t> rows) {
   Reference ref;
   ref.n = bodies.n;
-  if (rows.empty()) {
-    rows.resize(bodies.n);
-    for (std::size_t i = 0; i < bodies.n; ++i) rows[i] = i;
-  }
+  if (rows.empty()) rows = sample_rows(bodies.n, bodies.n);  // every row
   ref.rows = std::move(rows);
   ref.accel.assign(3 * ref.rows.size(), 0.0);
   ref.magnitude.assign(ref.rows.size(), 0.0);
@@ -143,11 +133,8 @@ Reference reference_forces(const HostBodies& bodies, float softening_sq,
 // [nbody-reference]
 
 std::vector<std::size_t> sample_rows(std::size_t n, std::size_t count) {
+  count = std::min(count, n);  // count == n: every row
   std::vector<std::size_t> rows;
-  if (count >= n) {
-    for (std::size_t i = 0; i < n; ++i) rows.push_back(i);
-    return rows;
-  }
   for (std::size_t k = 0; k < count; ++k) rows.push_back(k * (n - 1) / std::max<std::size_t>(count - 1, 1));
   rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
   return rows;
@@ -334,13 +321,18 @@ void require_knob(const Variant& v, int value, const std::string& flag) {
 
 }  // namespace
 
-std::optional<Options> parse_options(const ProgramSpec& spec, int argc, const char* const* argv) {
-  const bool driver = spec.variant == nullptr;
-  const Variant* v = spec.variant;
+std::optional<Options> parse_options(const std::string& program, const Variant* v, int argc,
+                                     const char* const* argv) {
+  const bool driver = v == nullptr;
   const std::string knob = driver ? "" : knob_flag(*v);
   hb::CliSpec cs;
-  cs.program = spec.program;
-  cs.description = spec.description;
+  cs.program = program;
+  cs.description =
+      driver ? "Chapter 14 driver: Table 14.4 (every variant in interactions/s), a leapfrog "
+               "simulation with its energy drift and a picture; --unroll-sweep for Tables 14.1 "
+               "and 14.2"
+             : std::string(v->title) + " (" + v->source +
+                   "): checks against a float64 reference, prints interactions/s";
   cs.default_n = driver ? 64 * 1024 : v->default_bodies;
   cs.min_n = 1;
   cs.max_n = kMaxBodies;
@@ -403,8 +395,6 @@ std::optional<Options> parse_options(const ProgramSpec& spec, int argc, const ch
     o.bodies = o.common.n;
   }
   if (!cpu_bodies_text.empty()) o.cpu_bodies = parse_bodies(cpu_bodies_text, "--cpu-bodies");
-  // The kernels use the square of the softening length: it must stay a normal float, and far
-  // enough from overflow that forces between bodies a unit apart do not vanish.
   hb::require_range(o.softening, kMinSoftening, kMaxSoftening, "--softening",
                     "the kernels use its square, which must stay a normal float and leave the "
                     "forces of the unit-sized disk measurable");
@@ -465,7 +455,6 @@ constexpr double kIssueSlotsPerInteraction = 13.0;
 
 // One measured row.
 struct Measurement {
-  const Variant* variant = nullptr;
   std::size_t bodies = 0;
   int param = 0;         // the knob's value (0 when the variant has none)
   int gpus = 1;          // GPUs used (multi-GPU variants)
@@ -477,16 +466,24 @@ struct Measurement {
   }
 };
 
-// The float64 references of the rows the programs check (sample_rows(n, 256)), one per body
-// count, computed once and kept.
-struct ReferenceCache {
-  std::map<std::size_t, Reference> cache;
-  const Reference& get(const HostBodies& bodies, float softening_sq) {
-    auto it = cache.find(bodies.n);
-    if (it == cache.end())
-      it = cache.emplace(bodies.n, reference_forces(bodies, softening_sq, sample_rows(bodies.n, 256)))
+// The checks of one run: the float64 references of the rows the programs check
+// (sample_rows(n, 256)), one per body count, computed once and kept, and the first failed
+// check, which fails the run once its table is printed.
+struct Checks {
+  std::map<std::size_t, Reference> refs;
+  std::optional<hb::CompareResult> failure;
+
+  hb::CompareResult compare(const float* got, const HostBodies& bodies, float softening_sq) {
+    auto it = refs.find(bodies.n);
+    if (it == refs.end())
+      it = refs.emplace(bodies.n, reference_forces(bodies, softening_sq, sample_rows(bodies.n, 256)))
                .first;
-    return it->second;
+    hb::CompareResult c = check_forces(got, it->second);
+    if (!c.ok && !failure) failure = c;
+    return c;
+  }
+  void require_ok(const std::string& what) const {
+    if (failure) throw hb::CheckFailed(what + ": " + failure->report);
   }
 };
 
@@ -497,10 +494,9 @@ struct ReferenceCache {
 // column slice).
 // [nbody-measure]
 Measurement measure(const Variant& v, const HostBodies& bodies, int param, const Options& opt,
-                    ReferenceCache& refs, const std::vector<int>& devices = {},
+                    Checks& checks, const std::vector<int>& devices = {},
                     std::optional<std::size_t> scratch_count = std::nullopt) {
   Measurement m;
-  m.variant = &v;
   m.bodies = bodies.n;
   m.param = v.param_name != nullptr ? param : 0;
   const std::size_t n = bodies.n;
@@ -512,7 +508,7 @@ Measurement measure(const Variant& v, const HostBodies& bodies, int param, const
     case Kind::Cpu: {
       std::vector<float> out(3 * n, nan);  // an element the variant forgets stays NaN
       v.cpu(bodies, out.data(), eps2, opt.threads);
-      if (check) m.check = check_forces(out.data(), refs.get(bodies, eps2));
+      if (check) m.check = checks.compare(out.data(), bodies, eps2);
       // The checked run was the warm-up.
       m.median_ms =
           hb::time_host([&] { v.cpu(bodies, out.data(), eps2, opt.threads); }, 0, iters).median_ms;
@@ -531,7 +527,7 @@ Measurement measure(const Variant& v, const HostBodies& bodies, int param, const
       v.gpu(p, param, stream);
       std::vector<float> out(3 * n);
       hb::copy_to_host(out.data(), d_force.data(), out.size(), stream);
-      if (check) m.check = check_forces(out.data(), refs.get(bodies, eps2));
+      if (check) m.check = checks.compare(out.data(), bodies, eps2);
       m.median_ms =
           hb::time_events([&](cudaStream_t s) { v.gpu(p, param, s); }, stream, 1, iters).median_ms;
       if (v.gpu == launch_gpu_blocked)
@@ -543,7 +539,7 @@ Measurement measure(const Variant& v, const HostBodies& bodies, int param, const
       std::copy(bodies.aos.begin(), bodies.aos.end(), ctx.host_bodies());
       std::fill(ctx.host_force(), ctx.host_force() + 3 * n, nan);
       v.multi(ctx);
-      if (check) m.check = check_forces(ctx.host_force(), refs.get(bodies, eps2));
+      if (check) m.check = checks.compare(ctx.host_force(), bodies, eps2);
       // Host clock: the copies in and out and every GPU's kernel, until the last GPU is done.
       m.median_ms = hb::time_host([&] { v.multi(ctx); }, 1, iters).median_ms;
       m.gpus = static_cast<int>(devices.size());
@@ -562,12 +558,10 @@ double issue_bound(const hb::DeviceInfo& dev) {
 // The CPU's model name from /proc/cpuinfo ("unknown" elsewhere).
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
-    }
+  for (std::string line; std::getline(in, line);) {
+    const auto colon = line.find(':');
+    if (line.rfind("model name", 0) == 0 && colon != std::string::npos)
+      return line.substr(line.find_first_not_of(" \t", colon + 1));
   }
   return "unknown";
 }
@@ -614,15 +608,6 @@ std::string check_text(const std::optional<hb::CompareResult>& c) {
   return "FAILED (" + std::to_string(c->mismatches) + " of " + std::to_string(c->count) + ")";
 }
 
-// Keeps the first failed check of a table, to fail the run once the table is printed.
-void keep_failure(const Measurement& m, std::optional<hb::CompareResult>& failure) {
-  if (m.check && !m.check->ok && !failure) failure = m.check;
-}
-
-void require_ok(const std::optional<hb::CompareResult>& c, const std::string& what) {
-  if (c && !c->ok) throw hb::CheckFailed(what + ": " + c->report);
-}
-
 // "1.23e-06"
 std::string scientific(double x) {
   char text[32];
@@ -641,8 +626,7 @@ int gpu_count_for(const Options& opt) {
 }
 
 // What a row's variant column says: its title, knob, column slices, SIMD level and threads.
-std::string describe(const Measurement& m, const Options& opt) {
-  const Variant& v = *m.variant;
+std::string describe(const Variant& v, const Measurement& m, const Options& opt) {
   std::string t = v.title;
   if (v.param_name != nullptr) t += ", " + std::string(v.param_name) + " " + std::to_string(m.param);
   if (m.slices > 0) t += ", " + std::to_string(m.slices) + " column slices";
@@ -652,20 +636,17 @@ std::string describe(const Measurement& m, const Options& opt) {
   return t;
 }
 
-// The columns of Table 14.4; the per-variant programs' tables have no "x CPU reference".
-std::vector<std::string> table_columns(bool driver) {
-  std::vector<std::string> c{"id", "variant", "bodies", "ms (median)", "1e9 interactions/s",
-                             "GFLOP/s (20 flops)", "% of FP32 issue bound"};
-  if (driver) c.push_back("x CPU reference");
-  c.push_back("check");
-  return c;
-}
-
 // Table 14.4: one row per variant, interactions/s, % of the FP32 issue bound and (in the
-// driver) x the CPU reference.
-void variant_table(hb::Report& r, const std::vector<const Variant*>& selected, const Options& opt,
-                   const std::optional<hb::DeviceInfo>& dev, ReferenceCache& refs,
-                   std::optional<hb::CompareResult>& failure, bool driver) {
+// driver; the per-variant programs' tables have no such column) x the CPU reference.
+hb::Report variant_table(const std::string& program, const std::vector<const Variant*>& selected,
+                         const Options& opt, const std::optional<hb::DeviceInfo>& dev,
+                         Checks& checks, bool driver) {
+  std::vector<std::string> columns{"id", "variant", "bodies", "ms (median)", "1e9 interactions/s",
+                                   "GFLOP/s (20 flops)", "% of FP32 issue bound"};
+  if (driver) columns.push_back("x CPU reference");
+  columns.push_back("check");
+  hb::Report r(columns);
+  add_facts(r, program, opt, dev ? &*dev : nullptr);
   double reference = 0.0;  // variant 0's interactions/s, when it ran
   for (const Variant* v : selected) {
     const std::size_t n = bodies_for(*v, opt, driver);
@@ -677,48 +658,53 @@ void variant_table(hb::Report& r, const std::vector<const Variant*>& selected, c
     const HostBodies bodies = random_bodies(n, opt.common.seed);
     const std::vector<int> devices =
         v->kind == Kind::MultiGpu ? first_devices(gpu_count_for(opt)) : std::vector<int>{};
-    const Measurement m = measure(*v, bodies, knob_for(*v, opt), opt, refs, devices);
+    const Measurement m = measure(*v, bodies, knob_for(*v, opt), opt, checks, devices);
     const double ips = m.interactions_per_s();
     if (v->id == 0) reference = ips;
     std::vector<std::string> row{
-        std::to_string(v->id), describe(m, opt), std::to_string(n), hb::fixed(m.median_ms, 3),
+        std::to_string(v->id), describe(*v, m, opt), std::to_string(n), hb::fixed(m.median_ms, 3),
         hb::fixed(ips / 1e9, 3), hb::fixed(ips * kFlopsPerInteraction / 1e9, 1),
         v->on_gpu() && dev ? hb::fixed(100.0 * ips / (m.gpus * issue_bound(*dev)), 1) : "-"};
     if (driver) row.push_back(reference > 0 ? hb::fixed(ips / reference, 1) : "-");
     row.push_back(check_text(m.check));
     r.row(row);
-    keep_failure(m, failure);
   }
+  return r;
 }
 
 // Tables 14.1 and 14.2 (and our bodies-per-thread sweep): one row per value of the knob.
-void sweep_table(hb::Report& r, const Variant& v, const Options& opt, const hb::DeviceInfo& dev,
-                 ReferenceCache& refs, std::optional<hb::CompareResult>& failure) {
+hb::Report sweep_table(const Variant& v, const Options& opt, const hb::DeviceInfo& dev,
+                       Checks& checks) {
+  const bool blocked = v.gpu == launch_gpu_blocked;
+  std::vector<std::string> columns{v.param_name};
+  if (blocked) columns.push_back("column slices");
+  columns.insert(columns.end(), {"bodies", "ms (median)", "1e9 interactions/s", "GFLOP/s (20 flops)",
+                                 "% of FP32 issue bound", "x first row", "% of best", "check"});
+  hb::Report r(columns);
+  add_facts(r, "nbody", opt, &dev);
+  r.fact("variant", std::to_string(v.id) + " " + v.name + " (" + v.title + ", " + v.source + ")");
   const std::size_t n = bodies_for(v, opt, true);
   const HostBodies bodies = random_bodies(n, opt.common.seed);
-  const bool blocked = v.gpu == launch_gpu_blocked;
-  double first = 0.0, best = 0.0;
   std::vector<Measurement> rows;
   for (const int param : v.params) {
-    rows.push_back(measure(v, bodies, param, opt, refs));
+    rows.push_back(measure(v, bodies, param, opt, checks));
     // Our kernel once more without splitting the columns (no scratch: one slice).
-    if (blocked) rows.push_back(measure(v, bodies, param, opt, refs, {}, std::size_t(0)));
+    if (blocked) rows.push_back(measure(v, bodies, param, opt, checks, {}, std::size_t(0)));
   }
+  double first = 0.0, best = 0.0;
   for (const auto& m : rows) best = std::max(best, m.interactions_per_s());
   for (const auto& m : rows) {
     const double ips = m.interactions_per_s();
     if (first == 0.0) first = ips;
     std::vector<std::string> row{std::to_string(m.param)};
     if (blocked) row.push_back(std::to_string(m.slices));
-    for (const std::string& cell :
-         {std::to_string(n), hb::fixed(m.median_ms, 3), hb::fixed(ips / 1e9, 3),
-          hb::fixed(ips * kFlopsPerInteraction / 1e9, 1),
-          hb::fixed(100.0 * ips / issue_bound(dev), 1), hb::fixed(ips / first, 2),
-          hb::fixed(100.0 * ips / best, 1), check_text(m.check)})
-      row.push_back(cell);
+    row.insert(row.end(), {std::to_string(n), hb::fixed(m.median_ms, 3), hb::fixed(ips / 1e9, 3),
+                           hb::fixed(ips * kFlopsPerInteraction / 1e9, 1),
+                           hb::fixed(100.0 * ips / issue_bound(dev), 1), hb::fixed(ips / first, 2),
+                           hb::fixed(100.0 * ips / best, 1), check_text(m.check)});
     r.row(row);
-    keep_failure(m, failure);
   }
+  return r;
 }
 
 // [nbody-simulation]
@@ -779,7 +765,7 @@ int scaling_table(const Variant& v, const Options& opt, const std::string& progr
   const hb::DeviceInfo dev = hb::query_device(0);
   const std::size_t n = bodies_for(v, opt, false);
   const HostBodies bodies = random_bodies(n, opt.common.seed);
-  ReferenceCache refs;
+  Checks checks;
   const int param = knob_for(v, opt);
   hb::Report r({"GPUs", "bodies", "ms (median)", "1e9 interactions/s", "speedup vs 1 GPU",
                 "efficiency %", "% of FP32 issue bound", "check"});
@@ -788,9 +774,8 @@ int scaling_table(const Variant& v, const Options& opt, const std::string& progr
                         std::to_string(param));
   r.fact("ms", "host wall clock of one force evaluation: bodies in, kernels, rows out");
   double one = 0.0;
-  std::optional<hb::CompareResult> failure;
   for (int k = 1; k <= g; ++k) {
-    const Measurement m = measure(v, bodies, param, opt, refs, first_devices(k));
+    const Measurement m = measure(v, bodies, param, opt, checks, first_devices(k));
     if (k == 1) one = m.interactions_per_s();
     const double speedup = one > 0 ? m.interactions_per_s() / one : 0.0;
     r.row({std::to_string(k), std::to_string(n), hb::fixed(m.median_ms, 3),
@@ -798,10 +783,9 @@ int scaling_table(const Variant& v, const Options& opt, const std::string& progr
            hb::fixed(100.0 * speedup / k, 1),
            hb::fixed(100.0 * m.interactions_per_s() / (k * issue_bound(dev)), 1),
            check_text(m.check)});
-    keep_failure(m, failure);
   }
   r.print(std::cout, opt.common.csv);
-  require_ok(failure, program);
+  checks.require_ok(program);
   return 0;
 }
 
@@ -812,11 +796,7 @@ int scaling_table(const Variant& v, const Options& opt, const std::string& progr
 int variant_program_main(const char* program, const char* id, int argc, char** argv) {
   return hb::run_main(program, [&] {
     const Variant& v = find_variant(id);
-    const ProgramSpec spec{program,
-                           std::string(v.title) + " (" + v.source +
-                               "): checks against a float64 reference, prints interactions/s",
-                           &v};
-    const auto opt = parse_options(spec, argc, argv);
+    const auto opt = parse_options(program, &v, argc, argv);
     if (!opt) return 0;
     if (!v.cpu_supported())
       throw hb::NoDevice("this CPU has no " + isa_name(v.isa) + ", so there is nothing to run");
@@ -826,33 +806,22 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
       dev = hb::query_device(opt->common.device);
     }
     if (v.kind == Kind::MultiGpu) return scaling_table(v, *opt, program);
-
-    hb::Report r(table_columns(false));
-    ReferenceCache refs;
-    std::optional<hb::CompareResult> failure;
-    variant_table(r, {&v}, *opt, dev, refs, failure, false);
-    add_facts(r, program, *opt, dev ? &*dev : nullptr);
-    r.print(std::cout, opt->common.csv);
-    require_ok(failure, program);
+    Checks checks;
+    variant_table(program, {&v}, *opt, dev, checks, false).print(std::cout, opt->common.csv);
+    checks.require_ok(program);
     return 0;
   });
 }
 
 int driver_main(int argc, char** argv) {
   return hb::run_main("nbody", [&] {
-    const ProgramSpec spec{
-        "nbody",
-        "Chapter 14 driver: Table 14.4 (every variant in interactions/s), a leapfrog simulation "
-        "with its energy drift and a picture; --unroll-sweep for Tables 14.1 and 14.2",
-        nullptr};
-    const auto opt = parse_options(spec, argc, argv);
+    const auto opt = parse_options("nbody", nullptr, argc, argv);
     if (!opt) return 0;
 
+    const std::string& named = opt->sweep.empty() ? opt->variant : opt->sweep;  // never both
     std::vector<const Variant*> selected;
-    if (!opt->sweep.empty()) {
-      selected.push_back(&find_variant(opt->sweep));
-    } else if (!opt->variant.empty()) {
-      selected.push_back(&find_variant(opt->variant));
+    if (!named.empty()) {
+      selected.push_back(&find_variant(named));
     } else {
       for (const Variant& v : variants()) selected.push_back(&v);
     }
@@ -873,30 +842,17 @@ int driver_main(int argc, char** argv) {
       gpu_count_for(*opt);  // --gpus larger than the machine: exit 2 before any work
     }
 
-    ReferenceCache refs;
-    std::optional<hb::CompareResult> failure;
+    Checks checks;
     if (!opt->sweep.empty()) {
-      const Variant& v = *selected.front();
-      std::vector<std::string> columns{v.param_name};
-      if (v.gpu == launch_gpu_blocked) columns.push_back("column slices");
-      for (const char* c : {"bodies", "ms (median)", "1e9 interactions/s", "GFLOP/s (20 flops)",
-                            "% of FP32 issue bound", "x first row", "% of best", "check"})
-        columns.push_back(c);
-      hb::Report r(columns);
-      add_facts(r, "nbody", *opt, &*dev);
-      r.fact("variant", std::to_string(v.id) + " " + v.name + " (" + v.title + ", " + v.source + ")");
-      sweep_table(r, v, *opt, *dev, refs, failure);
-      r.print(std::cout, opt->common.csv);
+      sweep_table(*selected.front(), *opt, *dev, checks).print(std::cout, opt->common.csv);
     } else {
-      hb::Report r(table_columns(true));
-      add_facts(r, "nbody", *opt, dev ? &*dev : nullptr);
+      hb::Report r = variant_table("nbody", selected, *opt, dev, checks, true);
       r.fact("bodies per row",
              "GPU rows " + std::to_string(opt->bodies > 0 ? opt->bodies : 65536) + "; CPU rows " +
                  (opt->cpu_bodies > 0 ? std::to_string(opt->cpu_bodies)
                                       : std::string("4096 scalar, 8192 SIMD one thread, 16384 all "
                                                     "cores, since the scalar code would take "
                                                     "minutes on the GPU's count")));
-      variant_table(r, selected, *opt, dev, refs, failure, true);
       hb::GrayImage image;
       std::string simulation_failure;
       if (simulate_now) simulate(r, sim, *opt, image, simulation_failure);
@@ -904,7 +860,7 @@ int driver_main(int argc, char** argv) {
       if (!opt->image.empty() && !image.pixels.empty()) hb::write_pgm(opt->image, image);
       if (!simulation_failure.empty()) throw hb::CheckFailed(simulation_failure);
     }
-    require_ok(failure, "nbody");
+    checks.require_ok("nbody");
     return 0;
   });
 }

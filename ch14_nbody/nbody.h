@@ -11,17 +11,10 @@
 /// device pointers, a stream and any scratch memory from the caller, enqueues its work on the
 /// stream, never allocates and never synchronizes.
 ///
-/// The book's leapfrog Verlet updates the velocities with the accelerations and then the
-/// positions with the new velocities, positions and velocities half a step apart. We split
-/// each velocity update into two half kicks ("kick-drift-kick"), which is the same
-/// trajectory but keeps positions and velocities at the same instants, so that the energy
-/// can be measured:
-/// \f[
-///   \mathbf{v} \mathrel{+}= \tfrac{\Delta t}{2}\,\mathbf{a}(\mathbf{x}), \qquad
-///   \mathbf{x} \mathrel{+}= \Delta t\,\mathbf{v}, \qquad
-///   \mathbf{v} \mathrel{+}= \tfrac{\Delta t}{2}\,\mathbf{a}(\mathbf{x}),
-/// \f]
-/// one force evaluation per step (the last one is reused by the next step's first kick).
+/// The leapfrog is the book's, with each velocity update split into two half kicks
+/// ("kick-drift-kick"): the same trajectory, but positions and velocities at the same instants,
+/// so that the energy can be measured; one force evaluation per step (the last one is reused
+/// by the next step's first kick).
 #pragma once
 
 #include <cstddef>
@@ -127,15 +120,11 @@ Reference reference_forces(const HostBodies& bodies, float softening_sq,
 /// the programs check these, so checking 64K bodies costs \p count x N, not N^2, interactions.
 std::vector<std::size_t> sample_rows(std::size_t n, std::size_t count);
 
-/// The tolerance factor \f$\tau(N) = u\,(C_0 + C_1\sqrt{N})\f$ with \f$u = 2^{-24}\f$,
-/// \f$C_0 = 32\f$, \f$C_1 = 4\f$: a component of a float result passes when it is within
-/// \f$\tau(N) A_i\f$ of the float64 reference. \f$C_0 u\f$ covers the rounding of one
-/// interaction (a dozen roundings, the inverse square root's error of up to a few units
-/// tripled by the cube, and the 22-23 bit rsqrt + Newton step of the SIMD code);
-/// \f$C_1 \sqrt{N} u\f$ covers the sum of N terms, whose rounding errors add up like a random
-/// walk (Higham, "Accuracy and Stability of Numerical Algorithms", 2.8), with a margin of 7
-/// standard deviations even when every partial sum is as large as \f$A_i\f$. See the chapter
-/// page for the measured errors and why one missing body still fails.
+/// \f$\tau(N) = 2^{-24}(32 + 4\sqrt{N})\f$: a float component passes within \f$\tau(N) A_i\f$
+/// of the float64 reference. 32 units cover the roundings of one interaction (the SIMD code's
+/// rsqrt + Newton step included), \f$4\sqrt{N}\f$ the random walk of N rounded terms (Higham,
+/// "Accuracy and Stability of Numerical Algorithms", 2.8) with a margin of 7 standard
+/// deviations; the chapter page has the measured errors and why one missing body still fails.
 double tolerance_factor(std::size_t n);
 
 /// Compares rows `ref.rows` of \p got (3 floats per body, all n bodies) with \p ref within
@@ -214,18 +203,13 @@ Isa best_isa();
 /// The row function of \p isa (nullptr for None, or when this build has no SIMD code).
 CpuRows isa_rows(Isa isa);
 
-/// Variant 0, listing 14.2: scalar, AOS input, bodyBodyInteraction<float>.
+/// Variants 0-5, kernels/00_cpu_aos.cpp to kernels/05_cpu_simd.cpp (the table in variants.cu
+/// says what each is); only variant 5 uses more than one thread.
 void forces_cpu_aos(const HostBodies& bodies, float* force, float softening_sq, int threads);
-/// Variant 1: the same loop over the SOA arrays.
 void forces_cpu_soa(const HostBodies& bodies, float* force, float softening_sq, int threads);
-/// Variant 2, listing 14.8: SSE, 4 bodies at a time, rsqrt + one Newton-Raphson step.
 void forces_cpu_sse(const HostBodies& bodies, float* force, float softening_sq, int threads);
-/// Variant 3: AVX2 with FMA, 8 bodies at a time.
 void forces_cpu_avx2(const HostBodies& bodies, float* force, float softening_sq, int threads);
-/// Variant 4: AVX-512F, 16 bodies at a time, rsqrt14 + one Newton-Raphson step.
 void forces_cpu_avx512(const HostBodies& bodies, float* force, float softening_sq, int threads);
-/// Variant 5, listings 14.9-14.10: the widest SIMD level on \p threads threads (OpenMP), each
-/// with an equal share of the rows.
 void forces_cpu_simd_threads(const HostBodies& bodies, float* force, float softening_sq,
                              int threads);
 
@@ -429,13 +413,6 @@ std::string variant_names();
 
 // ------------------------------------------------------------------ the programs
 
-/// Which program parses the command line, and so which flags it has.
-struct ProgramSpec {
-  std::string program;
-  std::string description;
-  const Variant* variant = nullptr;  ///< the per-variant programs; nullptr for the driver
-};
-
 /// The range of --softening: its square stays a normal float (above about 1.2e-38) and the
 /// forces between bodies a unit apart stay far from zero.
 constexpr double kMinSoftening = 1e-6;
@@ -461,11 +438,13 @@ struct Options {
   float softening_sq() const { return softening * softening; }
 };
 
-/// Parses and validates \p argv for the program \p spec describes. Returns nothing when
-/// --help was printed; throws hb::UsageError (exit code 2) on any bad flag or value, before
-/// any GPU work: 0 bodies, negative steps, an unknown variant, a knob value the variant is
-/// not compiled for, an image file that cannot be written.
-std::optional<Options> parse_options(const ProgramSpec& spec, int argc, const char* const* argv);
+/// Parses and validates \p argv for \p program: variant \p v's own program, or the driver when
+/// \p v is nullptr (which decides the flags). Returns nothing when --help was printed; throws
+/// hb::UsageError (exit code 2) on any bad flag or value, before any GPU work: 0 bodies,
+/// negative steps, an unknown variant, a knob value the variant is not compiled for, an image
+/// file that cannot be written.
+std::optional<Options> parse_options(const std::string& program, const Variant* v, int argc,
+                                     const char* const* argv);
 
 /// The bodies variant \p v runs on: --bodies (--cpu-bodies for CPU rows of the driver) or its
 /// default.

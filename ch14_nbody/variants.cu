@@ -2,8 +2,7 @@
 // compiled here, once (CMake lists them in nbody_kernels.cuh), so its launcher needs no
 // declaration: a new GPU variant is one file in kernels/ and one row below. The CPU variants
 // are compiled as C++ (kernels/0N_cpu_*.cpp) and declared in nbody.h.
-#include <algorithm>
-#include <cctype>
+#include <charconv>
 #include <string>
 
 #include "hb/error.h"
@@ -13,12 +12,9 @@
 
 namespace ch14 {
 
-namespace {
-constexpr std::size_t K = 1024;
-}
-
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> table = [] {
+    constexpr std::size_t K = 1024;
     std::vector<Variant> v;
     auto add = [&](int id, const char* name, const char* title, const char* source, Kind kind,
                    std::size_t bodies) -> Variant& {
@@ -100,13 +96,12 @@ const std::vector<Variant>& variants() {
 // when a function returning a reference is called with a temporary std::string.
 const Variant& find_variant(std::string_view text, const char* flag) {
   const auto& all = variants();
-  if (!text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); })) {
-    // A decimal id, leading zeros allowed ("07" is 7); anything longer than the table is not one.
-    const std::string_view digits = text.substr(std::min(text.find_first_not_of('0'), text.size()));
-    const unsigned long id = digits.empty() ? 0 : digits.size() > 3 ? 1000 : std::stoul(std::string(digits));
+  // A decimal id, leading zeros allowed ("07" is 7): digits only, no sign, nothing after them.
+  unsigned long id = 0;
+  const char* end = text.data() + text.size();
+  if (const auto r = std::from_chars(text.data(), end, id); r.ec == std::errc() && r.ptr == end)
     for (const auto& v : all)
       if (static_cast<unsigned long>(v.id) == id) return v;
-  }
   for (const auto& v : all)
     if (text == v.name || text == v.program()) return v;
   throw hb::UsageError(std::string(flag) + " '" + hb::printable(std::string(text)) +
@@ -119,7 +114,6 @@ std::string variant_names() {
   for (const auto& v : variants()) s += (s.empty() ? "" : ", ") + std::string(v.name);
   return s;
 }
-
 
 namespace {
 

@@ -48,9 +48,9 @@ std::vector<float> run_cpu(const ch14::Variant& v, const ch14::HostBodies& b, in
 }
 
 std::optional<ch14::Options> parse(std::vector<const char*> words, const ch14::Variant* v = nullptr) {
-  const ch14::ProgramSpec spec{v ? v->program() : "nbody", "test", v};
-  words.insert(words.begin(), spec.program.c_str());
-  return ch14::parse_options(spec, static_cast<int>(words.size()), words.data());
+  const std::string program = v ? v->program() : "nbody";
+  words.insert(words.begin(), program.c_str());
+  return ch14::parse_options(program, v, static_cast<int>(words.size()), words.data());
 }
 
 }  // namespace
