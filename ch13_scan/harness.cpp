@@ -285,10 +285,8 @@ void add_scan_flags(hb::Cli& cli, Flags& f) {
       ->check(CLI::IsMember({"int", "float"}))
       ->capture_default_str();
   auto* ex = cli.app().add_flag("--exclusive", f.exclusive, "compute the exclusive scan");
-  auto* in =
-      cli.app().add_flag("--inclusive", f.inclusive, "compute the inclusive scan (the default)");
-  ex->excludes(in);
-  in->excludes(ex);
+  ex->excludes(  // both ways: CLI11 makes an exclusion symmetric
+      cli.app().add_flag("--inclusive", f.inclusive, "compute the inclusive scan (the default)"));
 }
 
 hb::CliSpec spec_of(const char* program, const std::string& description, const char* n_unit) {
