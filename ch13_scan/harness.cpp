@@ -32,12 +32,6 @@ void record(Measurement& m, bool ok, const std::string& why) {
   m.ok = m.ok && ok;
 }
 
-void finish(Measurement& m, double ms, double bytes, double elements) {
-  m.median_ms = ms;
-  m.gbs = hb::gbs(bytes, ms);
-  m.gelems = hb::gbs(elements, ms);
-}
-
 // The inputs of T whose scans are exact in any order: make_ints, or make_floats of the grid.
 template <typename T>
 std::vector<T> exact_inputs(std::size_t n, std::uint64_t seed) {
@@ -78,14 +72,13 @@ Measurement ScanBench<T>::measure(const ScanVariant& v, int threads, std::size_t
     record(m, r.ok, r.report);
     return m.ok;
   };
-  double ms = 0.0;
   if (v.is_cpu()) {
-    ms = hb::time_host([&] { cpu_scan<T>(host_out_.data(), in_.data(), n, kind_); }, 1,
-                       std::min(iters_, 5)).median_ms;
+    m.median_ms = hb::time_host([&] { cpu_scan<T>(host_out_.data(), in_.data(), n, kind_); }, 1,
+                                std::min(iters_, 5)).median_ms;
     if (check_) compare();
   } else {
     const ScanLauncher<T> launch = v.launch.template get<T>();
-    ms = hb::measure_checked(
+    m.median_ms = hb::measure_checked(
              [&](cudaStream_t st) { hb::poison(d_out_.data(), (n + 1) * sizeof(T), 0xA5, st); },
              [&](cudaStream_t st) {
                launch(d_in_.data(), d_out_.data(), n, kind_, threads, scratch_, st);
@@ -99,7 +92,7 @@ Measurement ScanBench<T>::measure(const ScanVariant& v, int threads, std::size_t
              stream_, kWarmup, iters_, check_)
              .median_ms;
   }
-  finish(m, ms, 2.0 * n * sizeof(T), static_cast<double>(n));
+  m.rates = {hb::gbs(2.0 * n * sizeof(T), m.median_ms)};
   return m;
 }
 
@@ -148,13 +141,13 @@ Measurement CompactBench::measure(const CompactVariant& v, int threads, std::siz
            "count " + std::to_string(c) + " for " + std::to_string(n) + " inputs");
     return c >= 0 && std::size_t(c) <= n ? std::size_t(c) : 0;
   };
-  double ms = 0.0;
   if (v.is_cpu()) {
-    ms = hb::time_host([&] { count = cpu_compact(host_out_.data(), in_.data(), n, IsOdd{}); }, 1,
-                       std::min(iters_, 5)).median_ms;
+    m.median_ms =
+        hb::time_host([&] { count = cpu_compact(host_out_.data(), in_.data(), n, IsOdd{}); }, 1,
+                      std::min(iters_, 5)).median_ms;
     if (check_) compare();
   } else {
-    ms = hb::measure_checked(
+    m.median_ms = hb::measure_checked(
              [&](cudaStream_t st) {
                hb::poison(d_out_.data(), (n + 1) * sizeof(int), 0xA5, st);
                hb::poison(d_count_.data(), sizeof(int), 0xA5, st);
@@ -172,8 +165,9 @@ Measurement CompactBench::measure(const CompactVariant& v, int threads, std::siz
              stream_, kWarmup, iters_, check_).median_ms;
     if (!check_) count = read_count();
   }
+  m.rates = {hb::gbs(static_cast<double>(n), m.median_ms),
+             hb::gbs(4.0 * double(n + count), m.median_ms)};
   m.selected = count;
-  finish(m, ms, 4.0 * double(n + count), static_cast<double>(n));
   return m;
 }
 
@@ -207,12 +201,12 @@ class SegmentBench {
       const hb::CompareResult r = compare_scan(host_out_.data(), want.data(), n_);
       record(m, r.ok, r.report);
     }
-    const double ms = hb::time_events(
+    m.median_ms = hb::time_events(
         [&](cudaStream_t st) {
           launch(d_in_.data(), d_out_.data(), n_, ScanKind::Inclusive, threads, reps, st);
         },
         stream_, kWarmup, iters_).median_ms;
-    finish(m, ms, 8.0 * n_, static_cast<double>(n_) * reps);
+    m.rates = {hb::gbs(static_cast<double>(n_) * reps, m.median_ms)};
     return m;
   }
 
@@ -251,7 +245,6 @@ struct ScanLevel {
   static hb::SweepUnits units(const Bench& bench) {
     return {{"GB/s"}, "copy", 0, [&bench](std::size_t n) { return bench.copy_gbs(n); }};
   }
-  static std::vector<double> rates(const Measurement& m) { return {m.gbs}; }
   static void facts(hb::Report& r, const hb::CommonOptions& opt, const Flags& f, std::size_t n) {
     r.fact("type", f.type);
     r.fact("scan", kind_name(f.kind()));
@@ -273,7 +266,6 @@ struct CompactLevel {
     return {{"G elements/s", "GB/s"}, "copy", 1,
             [&bench](std::size_t n) { return bench.copy_gbs(n); }};
   }
-  static std::vector<double> rates(const Measurement& m) { return {m.gelems, m.gbs}; }
   static void facts(hb::Report& r, const hb::CommonOptions& opt, const Flags&, std::size_t n) {
     r.fact("n (int32 elements)", std::to_string(n));
     r.fact("data", data_text(false, opt.seed) + "; the odd ones are selected");
@@ -293,10 +285,8 @@ void add_scan_flags(hb::Cli& cli, Flags& f) {
       ->check(CLI::IsMember({"int", "float"}))
       ->capture_default_str();
   auto* ex = cli.app().add_flag("--exclusive", f.exclusive, "compute the exclusive scan");
-  auto* in =
-      cli.app().add_flag("--inclusive", f.inclusive, "compute the inclusive scan (the default)");
-  ex->excludes(in);
-  in->excludes(ex);
+  ex->excludes(  // both ways: CLI11 makes an exclusion symmetric
+      cli.app().add_flag("--inclusive", f.inclusive, "compute the inclusive scan (the default)"));
 }
 
 hb::CliSpec spec_of(const char* program, const std::string& description, const char* n_unit) {
@@ -353,15 +343,16 @@ int run_variant(const typename Level::Row& v, Bench& bench, const hb::Cli& cli, 
   for (const auto* row : &v == &cub ? std::vector{&cub} : std::vector{&cub, &v}) {
     const Measurement& m = row == &cub ? ref : mine;
     const std::string threads = row->default_threads() > 0 ? std::to_string(f.threads) : "-";
-    const std::string percent = hb::percent(Level::rates(m)[0], Level::rates(ref)[0]);
+    const std::string percent = hb::percent(m.rates[0], ref.rates[0]);
+    const double gbs = m.rates.back();  // the last rate of both levels
     const std::string check = hb::check_text(m.ok, m.checked);
     if (Level::kScan) {
       report.row({row->id, row->title, f.type, kind_name(f.kind()), threads,
-                  hb::fixed(m.median_ms, 3), hb::fixed(m.gbs, 1), percent, hb::percent(m.gbs, copy),
+                  hb::fixed(m.median_ms, 3), hb::fixed(gbs, 1), percent, hb::percent(gbs, copy),
                   check});
     } else {
-      report.row({row->id, row->title, threads, hb::fixed(m.median_ms, 3), hb::fixed(m.gelems, 1),
-                  hb::fixed(m.gbs, 1), percent, hb::percent(m.gbs, copy),
+      report.row({row->id, row->title, threads, hb::fixed(m.median_ms, 3), hb::fixed(m.rates[0], 1),
+                  hb::fixed(gbs, 1), percent, hb::percent(gbs, copy),
                   std::to_string(m.selected), check});
     }
   }
@@ -411,9 +402,8 @@ int device_sweeps(Bench& bench, const typename Level::Row* selected, const hb::C
     if (v.is_cpu() || (selected != nullptr && &v != selected && !v.is_library())) continue;
     rows.push_back({v.id, v.title, v.label(), v.is_library(), v.default_threads(),
                     [&v](int t) { return v.accepts_threads_here(t); },
-                    [&v, &bench](int t, std::size_t n) {
-                      const Measurement m = bench.measure(v, t, n);
-                      return hb::Sample{m.median_ms, Level::rates(m), m.ok, m.checked, m.failure};
+                    [&v, &bench](int t, std::size_t n) -> hb::Sample {
+                      return bench.measure(v, t, n);
                     },
                     v.picks_own()});
   }
@@ -471,7 +461,7 @@ void segment_sweep(const std::vector<Row>& table, bool warp, const hb::Cli& cli,
       const Measurement m = bench.measure(v, t, reps, !opt.no_check);
       if (!m.ok) failures.add(v.label() + ", " + std::to_string(t) + " threads: " + m.failure);
       ok = ok && m.ok;
-      cells.push_back(hb::fixed(m.gelems, 1));
+      cells.push_back(hb::fixed(m.rates[0], 1));
     }
     cells.push_back(hb::check_text(ok, !opt.no_check));
     r.row(cells);

@@ -23,6 +23,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "hb/bench.h"
 #include "hb/capability.h"
 #include "hb/compare.h"
 #include "hb/device.h"
@@ -84,25 +85,22 @@ inline constexpr hb::Needs kBulkCopyNeeds = {
 
 /// Whether a block of \p threads threads with \p bytes_per_thread of dynamic shared memory (and
 /// a little static) fits the shared memory the current GPU grants (hb::shared_per_block_limit).
-/// Always true for 0 bytes per thread.
 bool fits_shared_memory(unsigned bytes_per_thread, int threads);
-/// Throws hb::UsageError naming \p variant unless fits_shared_memory(bytes_per_thread, threads).
+/// Throws hb::UsageError naming \p variant unless it fits.
 void require_shared_memory(const std::string& variant, unsigned bytes_per_thread, int threads);
 
 /// Device memory every device-level variant may need, sized once for inputs of up to max_n
 /// 4-byte elements (variants/device.cu).
 class Scratch {
  public:
-  /// Holds nothing. Enough for calls that are rejected before they reach the GPU (bad block
-  /// sizes), which is what the CPU-only tests check.
+  /// Holds nothing: enough for calls rejected before they reach the GPU (the CPU-only tests).
   Scratch() = default;
   /// Allocates every buffer for inputs of up to \p max_n elements on the current device and
   /// initializes the state of the single-pass kernels.
   explicit Scratch(std::size_t max_n);
 
   /// Room for the per-tile totals of every level of a recursive scan (variants 1 to 4): at
-  /// most \f$N/31 + 64\f$ elements for tiles of at least 32 elements. Throws
-  /// std::logic_error when \p count elements of T do not fit (a programming error).
+  /// most \f$N/31 + 64\f$ elements for tiles of at least 32 elements.
   template <typename T>
   T* levels(std::size_t count) const {
     return levels_.fit<T>(count, "levels");
@@ -134,8 +132,7 @@ class Scratch {
   std::size_t cub_bytes() const { return cub_bytes_; }
 
   int sm_count() const { return residency_.sm_count; }
-  /// Blocks of \p threads threads that fit on the GPU at once when threads are the only
-  /// limit (at most 32 per SM): the grid of the book's grid-stride kernels.
+  /// The grid of the book's grid-stride kernels (hb::Residency::blocks).
   int resident_blocks(int threads) const { return residency_.blocks(threads); }
 
  private:
@@ -156,8 +153,7 @@ class Scratch {
 std::size_t recursion_elements(std::size_t n, std::size_t tile);
 
 /// Bytes of temporary storage CUB's DeviceSelect::If needs for up to \p max_n elements
-/// (variants/compact.cu, where compaction 0b is compiled); Scratch holds the larger of this
-/// and what DeviceScan needs.
+/// (variants/compact.cu, where compaction 0b is compiled).
 std::size_t cub_select_bytes(std::size_t max_n);
 
 /// The one signature of the device-level scans: scan \p n elements of T at \p in (device)
@@ -187,7 +183,7 @@ template <template <typename> class Launcher>
 struct IntAndFloat {
   Launcher<int> for_int = nullptr;
   Launcher<float> for_float = nullptr;
-  /// Whether there are launchers (the CPU reference has none).
+  /// False for the CPU reference, which has none.
   explicit operator bool() const { return for_int != nullptr && for_float != nullptr; }
   template <typename T>
   Launcher<T> get() const {
@@ -240,13 +236,10 @@ struct Variant {
     return (kLevel == Level::Compact ? std::string("compaction") : prefix()) + " variant " + id;
   }
   bool is_cpu() const { return threads == BlockRule::Cpu; }
-  /// Whether a library picks the block size (CUB's DeviceScan and DeviceSelect).
   bool is_library() const { return threads == BlockRule::Library; }
-  /// Whether the variant picks its block size itself, from the input.
   bool picks_own() const { return threads == BlockRule::Own; }
   bool accepts_threads(int n) const { return hb::accepts(threads, n); }
-  /// Whether it accepts blocks of \p n threads on the current GPU: the rule, and the tile of
-  /// such a block fits the shared memory the GPU grants (fits_shared_memory()).
+  /// The rule, and the tile of such a block fits the shared memory this GPU grants.
   bool accepts_threads_here(int n) const {
     return accepts_threads(n) && fits_shared_memory(tile_bytes_per_thread, n);
   }
@@ -292,13 +285,12 @@ inline const CompactVariant& find_compact_variant(std::string_view id) {
 
 /// The rows of \p table as the sweeps and tests run them: each row preceded by its alternate,
 /// if it has one, as a row of its own.
-template <Level kLevel, typename Launch>
-std::vector<Variant<kLevel, Launch>> with_alternates(
-    const std::vector<Variant<kLevel, Launch>>& table) {
-  std::vector<Variant<kLevel, Launch>> rows;
-  for (const auto& v : table) {
+template <typename Row>
+std::vector<Row> with_alternates(const std::vector<Row>& table) {
+  std::vector<Row> rows;
+  for (const Row& v : table) {
     if (v.alternate.id != nullptr) {
-      Variant<kLevel, Launch> a = v;
+      Row a = v;
       a.id = v.alternate.id;
       a.title = v.alternate.title;
       a.launch = v.alternate.launch;
@@ -310,15 +302,10 @@ std::vector<Variant<kLevel, Launch>> with_alternates(
   return rows;
 }
 
-/// One measured configuration.
-struct Measurement {
-  double median_ms = 0.0;
-  double gbs = 0.0;          ///< bytes counted / median time, in 1e9 bytes/s
-  double gelems = 0.0;       ///< input elements / median time, in 1e9 elements/s
-  std::size_t selected = 0;  ///< compaction: how many elements were selected
-  bool ok = true;            ///< both checked calls matched the CPU
-  bool checked = true;       ///< false with --no-check
-  std::string failure;       ///< the first mismatch report, when !ok
+/// One measured configuration (hb::Sample; its rates are GB/s for a scan, 1e9 elements/s and
+/// GB/s for a compaction), and how many elements a compaction selected.
+struct Measurement : hb::Sample {
+  std::size_t selected = 0;
 };
 
 /// The scan measurements of one program run: one input of max_n elements of T (int32 in
@@ -329,14 +316,11 @@ struct Measurement {
 template <typename T>
 class ScanBench {
  public:
-  /// A bench for the scan \p kind; \p check false skips the comparisons (--no-check).
+  /// \p check false skips the comparisons (--no-check).
   ScanBench(std::size_t max_n, ScanKind kind, std::uint64_t seed, int iters, bool check);
-  /// Runs variant \p v with blocks of \p threads threads on the first \p n elements
-  /// (hb::measure_checked): one call into a poisoned output, checked against the CPU (every
-  /// element, and the guard element must still be poisoned); two untimed calls; `iters` calls
-  /// timed with CUDA events (the median); one more check of the last call's output, which
-  /// catches state a call leaves behind. The CPU row is timed with the host clock instead.
-  /// GB/s counts n reads and n writes of T.
+  /// Runs variant \p v with blocks of \p threads threads on the first \p n elements with
+  /// hb::measure_checked, into a poisoned output whose guard element must stay poisoned; the
+  /// CPU row is timed with the host clock instead. GB/s counts n reads and n writes of T.
   Measurement measure(const ScanVariant& v, int threads, std::size_t n);
   /// The device copy rate of n elements (read and write, 2 n elements counted), GB/s.
   double copy_gbs(std::size_t n) const;
@@ -362,7 +346,6 @@ class CompactBench {
   /// As ScanBench::measure: the count must match the CPU's, the first count elements must be
   /// the odd inputs in order, and the element after them must still be poisoned.
   Measurement measure(const CompactVariant& v, int threads, std::size_t n);
-  /// The device copy rate of the n inputs (read and write, 2 n elements counted), GB/s.
   double copy_gbs(std::size_t n) const;
 
  private:
@@ -411,9 +394,7 @@ void cpu_segmented_scan(T* out, const In* in, std::size_t n, std::size_t segment
 /// at most 1000 strays a few 10^7 from 0), so an int32 scan is exact and is compared exactly
 /// with the CPU's 64-bit scan.
 inline std::vector<int> make_ints(std::size_t n, std::uint64_t seed) {
-  std::vector<int> v(n);
-  hb::fill_uniform(v.data(), n, seed, -1000, 1000);
-  return v;
+  return hb::uniform_vector<int>(n, seed, -1000, 1000);
 }
 
 /// What float inputs look like.
@@ -431,13 +412,10 @@ enum class FloatData {
 
 /// float inputs of the given kind, element i depending only on (seed, i).
 inline std::vector<float> make_floats(std::size_t n, std::uint64_t seed, FloatData data) {
+  if (data == FloatData::Uniform) return hb::uniform_vector<float>(n, seed, -1.0f, 1.0f);
   std::vector<float> v(n);
-  if (data == FloatData::Uniform) {
-    hb::fill_uniform(v.data(), n, seed, -1.0f, 1.0f);
-  } else {
-    for (std::size_t i = 0; i < n; ++i)
-      v[i] = static_cast<float>(hb::uniform_int(seed, i, -255, 255)) / 256.0f;  // mean 0: no drift
-  }
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = static_cast<float>(hb::uniform_int(seed, i, -255, 255)) / 256.0f;  // mean 0: no drift
   return v;
 }
 
@@ -475,19 +453,42 @@ inline double float_scan_gamma(std::size_t n) {
   return (4.0 * log2n + 2.0 * tiles + 32.0) * std::ldexp(1.0, -24);
 }
 
-namespace detail {
-
-// Finds the mismatches with a cheap test and formats only the first and last five, so that a
-// variant that gets every element of 2^28 wrong is reported as quickly as one that is right.
-template <typename IsBad, typename Line>
-hb::CompareResult collect_mismatches(std::size_t n, IsBad is_bad, Line line,
-                                     const double& max_error) {
+/// A scan against its reference in Wide<T>: every element equal, or, where \p gamma is not 0
+/// (rounded float scans), within \p gamma times \p scale[i] (reference_abs_scan). NaN never
+/// matches. Only the first and last five mismatches are formatted, so that a variant that gets
+/// every element of 2^28 wrong is reported as quickly as one that is right.
+template <typename T>
+hb::CompareResult compare_scan(const T* got, const Wide<T>* want, std::size_t n,
+                               const double* scale = nullptr, double gamma = 0.0) {
+  if (gamma == 0.0) scale = nullptr;
+  const auto error = [&](std::size_t i) {
+    return std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
+  };
+  const auto line = [&](std::size_t i) {
+    std::string s = "  [" + std::to_string(i) + "] got " + hb::detail::to_text(got[i]) +
+                    ", want " + hb::detail::to_text(want[i]);
+    if constexpr (std::is_same_v<T, float>) {
+      s += " (error " + hb::detail::to_text(error(i)) + ", bound " +
+           hb::detail::to_text(scale == nullptr ? 0.0 : gamma * scale[i]) + ")";
+    }
+    return s + "\n";
+  };
   constexpr std::size_t kKeep = 5;
   std::vector<std::size_t> first;
   std::deque<std::size_t> last;
   std::size_t total = 0;
+  double max_error = 0.0;  // absolute, or relative to scale[i]
   for (std::size_t i = 0; i < n; ++i) {
-    if (!is_bad(i)) continue;
+    const double err = error(i);
+    if (err == 0.0) continue;
+    if (std::isnan(err)) {
+      max_error = INFINITY;
+    } else if (scale == nullptr) {
+      max_error = std::fmax(max_error, err);
+    } else {
+      max_error = std::fmax(max_error, scale[i] > 0 ? err / scale[i] : INFINITY);
+      if (err <= gamma * scale[i]) continue;
+    }
     ++total;
     if (first.size() < kKeep) {
       first.push_back(i);
@@ -500,63 +501,11 @@ hb::CompareResult collect_mismatches(std::size_t n, IsBad is_bad, Line line,
   if (!r.ok) {
     r.report = std::to_string(total) + " of " + std::to_string(n) +
                " scan elements differ from the reference:\n";
-    for (std::size_t i : first) r.report += "  [" + std::to_string(i) + "] " + line(i) + "\n";
+    for (std::size_t i : first) r.report += line(i);
     if (total > first.size() + last.size()) r.report += "  ...\n";
-    for (std::size_t i : last) r.report += "  [" + std::to_string(i) + "] " + line(i) + "\n";
+    for (std::size_t i : last) r.report += line(i);
   }
   return r;
-}
-
-}  // namespace detail
-
-/// An int32 scan against the 64-bit reference: every element equal.
-inline hb::CompareResult compare_scan(const int* got, const long long* want, std::size_t n) {
-  double max_error = 0.0;
-  auto bad = [&](std::size_t i) {
-    if (got[i] == want[i]) return false;
-    max_error =
-        std::fmax(max_error, std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i])));
-    return true;
-  };
-  auto line = [&](std::size_t i) {
-    return "got " + std::to_string(got[i]) + ", want " + std::to_string(want[i]);
-  };
-  return detail::collect_mismatches(n, bad, line, max_error);
-}
-
-/// A float scan against the double reference: every element equal when \p gamma is 0
-/// (\p scale may then be nullptr), else within \p gamma times \p scale[i]
-/// (reference_abs_scan). NaN never matches.
-inline hb::CompareResult compare_scan(const float* got, const double* want, const double* scale,
-                                      std::size_t n, double gamma) {
-  if (gamma == 0.0) scale = nullptr;
-  double max_error = 0.0;  // the largest error relative to scale[i]
-  auto bad = [&](std::size_t i) {
-    const double err = std::fabs(static_cast<double>(got[i]) - want[i]);
-    if (std::isnan(err)) {
-      max_error = INFINITY;
-      return true;
-    }
-    if (err == 0.0) return false;
-    if (scale == nullptr) {  // exact comparison: max_error in absolute terms
-      max_error = std::fmax(max_error, err);
-      return true;
-    }
-    max_error = std::fmax(max_error, scale[i] > 0 ? err / scale[i] : INFINITY);
-    return !(err <= gamma * scale[i]);
-  };
-  auto line = [&](std::size_t i) {
-    const double err = std::fabs(static_cast<double>(got[i]) - want[i]);
-    return "got " + hb::detail::to_text(got[i]) + ", want " + hb::detail::to_text(want[i]) +
-           " (error " + hb::detail::to_text(err) + ", bound " +
-           hb::detail::to_text(scale == nullptr ? 0.0 : gamma * scale[i]) + ")";
-  };
-  return detail::collect_mismatches(n, bad, line, max_error);
-}
-
-/// A float scan against the double reference, every element equal.
-inline hb::CompareResult compare_scan(const float* got, const double* want, std::size_t n) {
-  return compare_scan(got, want, nullptr, n, 0.0);
 }
 
 /// Variant 0a's compaction of the odd elements among the first \p n of \p in: the odd

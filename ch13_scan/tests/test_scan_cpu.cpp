@@ -136,12 +136,12 @@ TEST_CASE("grid float inputs scan exactly in float in any order") {
   std::vector<float> forward(n);
   ch13::cpu_inclusive_scan(forward.data(), f.data(), n);
   const auto want = ch13::reference_scan(f, ch13::ScanKind::Inclusive);
-  CHECK(ch13::compare_scan(forward.data(), want.data(), nullptr, n, 0.0).ok);
+  CHECK(ch13::compare_scan(forward.data(), want.data(), n).ok);
   // Pairwise (tree) order gives the same floats.
   std::vector<float> tree(f);
   for (std::size_t d = 1; d < n; d *= 2)
     for (std::size_t i = n; i-- > d;) tree[i] += tree[i - d];  // Hillis-Steele in place, right to left
-  CHECK(ch13::compare_scan(tree.data(), want.data(), nullptr, n, 0.0).ok);
+  CHECK(ch13::compare_scan(tree.data(), want.data(), n).ok);
 }
 
 TEST_CASE("grid float inputs of the default seed keep every range sum below 2^16 up to 2^28 elements") {
@@ -171,16 +171,16 @@ TEST_CASE("the float bound grows with n and accepts rounding but not a missing e
   const auto want = ch13::reference_scan(f, ch13::ScanKind::Inclusive);
   const auto scale = ch13::reference_abs_scan(f, ch13::ScanKind::Inclusive);
   const double gamma = ch13::float_scan_gamma(n);
-  CHECK(ch13::compare_scan(got.data(), want.data(), scale.data(), n, gamma).ok);
+  CHECK(ch13::compare_scan(got.data(), want.data(), n, scale.data(), gamma).ok);
   // Dropping one element early shifts every later prefix by it: far outside the bound there.
   std::vector<float> shifted(n);
   std::vector<float> missing = f;
   missing[10] = 0.0f;
   ch13::cpu_inclusive_scan(shifted.data(), missing.data(), n);
-  const auto r = ch13::compare_scan(shifted.data(), want.data(), scale.data(), 200, gamma);
+  const auto r = ch13::compare_scan(shifted.data(), want.data(), 200, scale.data(), gamma);
   CHECK_FALSE(r.ok);
   CHECK(r.report.find("[10]") != std::string::npos);
-  CHECK(ch13::compare_scan(shifted.data(), want.data(), nullptr, n, 0.0).mismatches > 0);
+  CHECK(ch13::compare_scan(shifted.data(), want.data(), n).mismatches > 0);
 }
 
 TEST_CASE("integer comparisons report the first and last mismatches") {

@@ -14,6 +14,7 @@
 set -uo pipefail
 program=scan_instruction_counts
 usage_error() { echo "$program: error: $*" >&2; exit 2; }
+skip() { echo "SKIPPED: $*"; exit 77; }
 if [ $# -lt 1 ]; then usage_error "missing the cubin (see --help)"; fi
 cubin=$1
 shift
@@ -35,16 +36,10 @@ done
 
 # CUOBJDUMP, else the PATH, else the usual CUDA folders.
 cuobjdump=${CUOBJDUMP:-$(PATH="$PATH:/usr/local/cuda/bin:/usr/local/cuda-13.0/bin" command -v cuobjdump || true)}
-if [ -z "$cuobjdump" ]; then
-  echo "SKIPPED: cuobjdump not found (set CUOBJDUMP or add the CUDA bin folder to PATH)"
-  exit 77
-fi
+[ -n "$cuobjdump" ] || skip "cuobjdump not found (set CUOBJDUMP or add the CUDA bin folder to PATH)"
 # cuobjdump disassembles with nvdisasm from the same folder or the PATH.
 PATH=$(dirname "$cuobjdump"):$PATH
-if ! command -v nvdisasm >/dev/null; then
-  echo "SKIPPED: nvdisasm not found next to $cuobjdump or on the PATH"
-  exit 77
-fi
+command -v nvdisasm >/dev/null || skip "nvdisasm not found next to $cuobjdump or on the PATH"
 
 # id | kernel | variant | listing | instructions the book counted on SM 3.0
 rows=(
@@ -80,7 +75,7 @@ count() {
     END { printf "%d %d %d %d %d %d %d\n", total, shfl, lds, sts, add, other, nop }'
 }
 
-header=("id" "variant" "listing" "SM 3.0 (book)" "sm_90 instructions" "SHFL" "LDS" "STS" "adds" "other" "NOP")
+header="id|variant|listing|SM 3.0 (book)|sm_90 instructions|SHFL|LDS|STS|adds|other|NOP"
 declare -A total_of
 lines=()
 for row in "${rows[@]}"; do
@@ -90,6 +85,7 @@ for row in "${rows[@]}"; do
   total_of[$id]=$total
   lines+=("$id|$variant|$listing|$book|$total|$shfl|$lds|$sts|$add|$other|$nop")
 done
+table() { printf '%s\n' "$header" "${lines[@]}"; }
 
 release=$("$cuobjdump" --version | grep -o 'release [0-9.]*' | head -1)
 if [ "$csv" = 1 ]; then
@@ -99,22 +95,15 @@ if [ "$csv" = 1 ]; then
   echo "# gpu: none needed (SASS of a cubin compiled for sm_90)"
   echo "# cuobjdump: ${release:-unknown}"
   echo "# counted: instructions between the two clock reads that bracket each warp scan of 32 int; NOPs apart"
-  (IFS=,; echo "${header[*]}")
-  for l in "${lines[@]}"; do
-    IFS='|' read -r -a cells <<<"$l"
-    out=""
-    for c in "${cells[@]}"; do
-      case $c in *,*|*\"*) c="\"${c//\"/\"\"}\"" ;; esac
-      out+="${out:+,}$c"
-    done
-    echo "$out"
-  done
+  # Cells that hold a comma or a quote are quoted, their quotes doubled.
+  table | awk -F'|' -v OFS=, '{
+    for (i = 1; i <= NF; i++) if ($i ~ /[,"]/) { gsub(/"/, "\"\"", $i); $i = "\"" $i "\"" }
+    $1 = $1; print }'
 else
   echo "Instruction counts of the warp scans (sm_90, cuobjdump ${release:-?}): instructions between"
   echo "the clock reads around each scan of 32 int; NOPs (left by __syncwarp) apart."
   echo
-  { (IFS='|'; echo "${header[*]}"); printf '%s\n' "${lines[@]}"; } | column -t -s '|' 2>/dev/null ||
-    { (IFS='|'; echo "${header[*]}"); printf '%s\n' "${lines[@]}"; }
+  table | column -t -s '|' 2>/dev/null || table
 fi
 
 if [ "$check" = 1 ]; then

@@ -24,41 +24,44 @@ __device__ __forceinline__ unsigned bracket(int& value) {
 }
 // [sass-bracket]
 
+// Brackets \p scan(x) between two clock reads and writes the result, so that neither read can
+// be dropped.
+template <typename Scan>
+__device__ __forceinline__ void timed(int* p, int x, Scan scan) {
+  const unsigned t0 = bracket(x);
+  x = scan(x);
+  const unsigned t1 = bracket(x);
+  p[threadIdx.x] = x + static_cast<int>(t1 - t0);
+}
+
 }  // namespace
 
 extern "C" __global__ void sass_warp0_cub(int* p) {
   using WarpScan = cub::WarpScan<int>;
   __shared__ WarpScan::TempStorage temp[32];
-  int x = p[threadIdx.x];
-  const unsigned t0 = bracket(x);
-  WarpScan(temp[threadIdx.x / 32]).InclusiveSum(x, x);
-  const unsigned t1 = bracket(x);
-  p[threadIdx.x] = x + static_cast<int>(t1 - t0);
+  timed(p, p[threadIdx.x], [&](int x) {
+    WarpScan(temp[threadIdx.x / 32]).InclusiveSum(x, x);
+    return x;
+  });
 }
 
 extern "C" __global__ void sass_warp1_conditional(int* p) {
   __shared__ int shared[1024];
   int* s = shared + threadIdx.x;
-  int x = p[threadIdx.x];
+  const int x = p[threadIdx.x];
   *s = x;
   __syncwarp();
-  const unsigned t0 = bracket(x);
-  x = ch13::warp_scan_conditional(s);
-  const unsigned t1 = bracket(x);
-  p[threadIdx.x] = x + static_cast<int>(t1 - t0);
+  timed(p, x, [&](int) { return ch13::warp_scan_conditional(s); });
 }
 
 extern "C" __global__ void sass_warp2_zero_padded(int* p) {
   __shared__ int shared[49 * 32];
   int* s = shared + ch13::zero_padded_index(threadIdx.x);
   if (ch13::lane_id() < 16) s[-16] = 0;
-  int x = p[threadIdx.x];
+  const int x = p[threadIdx.x];
   *s = x;
   __syncwarp();
-  const unsigned t0 = bracket(x);
-  x = ch13::warp_scan_zero_padded(s);
-  const unsigned t1 = bracket(x);
-  p[threadIdx.x] = x + static_cast<int>(t1 - t0);
+  timed(p, x, [&](int) { return ch13::warp_scan_zero_padded(s); });
 }
 
 template <bool kZeroPad>
@@ -66,30 +69,19 @@ __device__ void templated(int* p) {
   __shared__ int shared[49 * 32];
   int* s = shared + ch13::scan_shared_index<kZeroPad>(threadIdx.x);
   if (kZeroPad && ch13::lane_id() < 16) s[-16] = 0;
-  int x = p[threadIdx.x];
+  const int x = p[threadIdx.x];
   *s = x;
   __syncwarp();
-  const unsigned t0 = bracket(x);
-  x = ch13::warp_scan<int, kZeroPad>(s);
-  const unsigned t1 = bracket(x);
-  p[threadIdx.x] = x + static_cast<int>(t1 - t0);
+  timed(p, x, [&](int) { return ch13::warp_scan<int, kZeroPad>(s); });
 }
 
 extern "C" __global__ void sass_warp3_templated_unpadded(int* p) { templated<false>(p); }
 extern "C" __global__ void sass_warp3_templated(int* p) { templated<true>(p); }
 
 extern "C" __global__ void sass_warp4_shuffle(int* p) {
-  int x = p[threadIdx.x];
-  const unsigned t0 = bracket(x);
-  x = ch13::warp_scan_shuffle(x);
-  const unsigned t1 = bracket(x);
-  p[threadIdx.x] = x + static_cast<int>(t1 - t0);
+  timed(p, p[threadIdx.x], [](int x) { return ch13::warp_scan_shuffle(x); });
 }
 
 extern "C" __global__ void sass_warp5_shuffle_ptx(int* p) {
-  int x = p[threadIdx.x];
-  const unsigned t0 = bracket(x);
-  x = ch13::warp_scan_ptx(x);
-  const unsigned t1 = bracket(x);
-  p[threadIdx.x] = x + static_cast<int>(t1 - t0);
+  timed(p, p[threadIdx.x], [](int x) { return ch13::warp_scan_ptx(x); });
 }
