@@ -8,6 +8,9 @@
 #
 #   bash scripts/profile.sh [BUILD_DIR]       (default build-gpu; results in $OUT/profiles.tar.gz)
 #
+# HB_PROFILES is a regex of the names below to profile (default: all; the FFT split and the
+# SASS counts run only with the default).
+#
 # One launch per kernel, at the sizes of the chapters' tables; the clocks are left as the GPU
 # runs them (--clock-control none), so the durations match the tables' medians.
 set -uo pipefail
@@ -49,6 +52,7 @@ profiles=(
 )
 for entry in "${profiles[@]}"; do
   IFS='|' read -r name kernel skip cmd <<<"$entry"
+  echo "$name" | grep -Eq "${HB_PROFILES:-.}" || continue
   read -r program args <<<"$cmd"
   [ -x "$build/$program" ] || { echo "profile: $program not built, skipped"; continue; }
   echo "=== $name: $program $args"
@@ -66,7 +70,7 @@ mv "$work/summary.txt" "$work/summary.csv"
 # Chapter 15's FFT route is seven kernels and library calls per call: every launch of a short run
 # (the template's preparation, the untimed and the timed calls), its time split among them.
 fft=ch15_correlation/corr_fft
-if [ -x "$build/$fft" ]; then
+if [ -z "${HB_PROFILES:-}" ] && [ -x "$build/$fft" ]; then
   echo "=== corr_fft_52: $fft --padWidth 1024 --padHeight 1024 --iters 3 (every launch)"
   # Caches are left as the previous kernel leaves them (--cache-control none): each kernel of
   # the route reads what its predecessor wrote, often from L2, as it does outside the profiler.
@@ -82,7 +86,7 @@ if [ -x "$build/$fft" ]; then
   fi
 fi
 
-if command -v cuobjdump >/dev/null && [ -x "$build/ch14_nbody/nbody" ]; then
+if [ -z "${HB_PROFILES:-}" ] && command -v cuobjdump >/dev/null && [ -x "$build/ch14_nbody/nbody" ]; then
   # Every chapter 14 program holds every kernel of the chapter library: one dump serves all.
   cuobjdump -sass "$build/ch14_nbody/nbody" >"$work/nbody.sass"
   python3 scripts/sass_counts.py "$work/nbody.sass" nbody_blocked nbody_symmetric \
