@@ -100,7 +100,9 @@ class Workspace {
   /// max_n bytes.
   void* cub_storage() const { return cub_.data(); }
   /// Throws std::logic_error when CUB asks for more bytes than were allocated.
-  void require_cub(std::size_t bytes, const char* what) const;
+  void require_cub(std::size_t bytes, const char* what) const {
+    cub_.fit<unsigned char>(bytes, what);
+  }
 
  private:
   std::size_t max_n_ = 0;
@@ -111,7 +113,7 @@ class Workspace {
   hb::DeviceBuffer<std::uint8_t> sorted_, run_keys_;
   hb::DeviceBuffer<std::uint32_t> run_counts_;
   hb::DeviceBuffer<int> run_count_;
-  hb::DeviceBuffer<unsigned char> cub_;
+  hb::ScratchBytes cub_;
 };
 
 /// The one signature of every GPU variant: counts the \p n bytes at \p d_in into the 256
