@@ -242,10 +242,7 @@ std::optional<ProgramOptions> parse_options(const std::string& program,
 struct DataSet {
   std::vector<std::uint8_t> host;
   hb::DeviceBuffer<std::uint8_t> device;
-  Bins reference{};   ///< variant 0's result (computed only when checking)
-  bool has_reference = false;
-
-  std::size_t size() const { return host.size(); }
+  std::optional<Bins> reference;  ///< variant 0's result (computed only when checking)
 };
 
 /// The data of distribution \p d (the image of \p opt for Image), copied to the current
@@ -274,9 +271,8 @@ bool passes(const Variant& v, const Measurement& m);
 /// main() of the per-variant programs (histogram_cpu_serial ... histogram_l2_prefetch):
 /// runs variant \p id alone on the default data (uniform bytes, 64 MiB) next to CUB on the same
 /// buffer, checks it against the CPU and prints its time, GB/s and % of CUB. Exit 0 when the
-/// check passes (the naive lesson reports its lost counts and exits 0), 1 when it fails.
-int variant_program_main(const char* program, const char* id, int argc, char** argv);
-/// main() of the driver `histogram`: every variant on every distribution, against CUB.
-int driver_main(int argc, char** argv);
+/// check passes (the naive lesson reports its lost counts and exits 0), 1 when it fails. With
+/// \p id null, main() of the driver `histogram`: every variant on every distribution.
+int run_program(const char* program, const char* id, int argc, char** argv);
 
 }  // namespace histo
