@@ -4,5 +4,7 @@
 #include "histogram.h"
 
 int main(int argc, char** argv) {
-  return hb::chapter_main(argc, argv, histo::variant_program_main, histo::driver_main);
+  return hb::chapter_main(argc, argv, histo::run_program, [](int count, char** args) {
+    return histo::run_program("histogram", nullptr, count, args);
+  });
 }

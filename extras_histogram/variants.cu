@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "hb/capability.h"
+#include "hb/device.h"
 #include "hb/error.h"
 #include "hb/memory.h"
 #include "histogram.h"
@@ -91,35 +93,29 @@ Workspace::Workspace(std::size_t max_n) : max_n_(max_n) {
   if (max_n > kMaxBytes)
     throw std::logic_error("histo::Workspace: " + std::to_string(max_n) + " bytes is more than " +
                            std::to_string(kMaxBytes));
-  int device = 0;
-  HB_CUDA_CHECK(cudaGetDevice(&device));
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device));
-
+  sm_count_ = hb::Residency::of_current_device().sm_count;
   const std::size_t by_size = ceil_div(std::max<std::size_t>(max_n, 1), kPartialMinBytesPerThread);
   max_partial_threads_ = std::min(kPartialThreadsPerSm * sm_count_, by_size);
   max_partial_threads_ = ceil_div(max_partial_threads_, kPartialGranule) * kPartialGranule;
-  partials_ = hb::DeviceBuffer<std::uint32_t>(max_partial_threads_ * kBins);
-
-  sorted_ = hb::DeviceBuffer<std::uint8_t>(std::max<std::size_t>(max_n, 1));
-  run_keys_ = hb::DeviceBuffer<std::uint8_t>(kBins);
-  run_counts_ = hb::DeviceBuffer<std::uint32_t>(kBins);
-  run_count_ = hb::DeviceBuffer<int>(1);
   // CUB picks different algorithms for small and large inputs, so we size its storage for
   // the largest need over max_n and every power of two below it, not for max_n alone.
   std::size_t storage = cub_temp_bytes(max_n);
   for (std::size_t n = 1; n < max_n; n *= 2) storage = std::max(storage, cub_temp_bytes(n));
-  cub_ = hb::DeviceBuffer<unsigned char>(std::max<std::size_t>(storage, 1));
 
   // Every buffer starts zeroed. No variant relies on it (each writes what it reads), but CUB's
   // decoupled look-back reads status words next to the ones its own init kernel set, which
   // compute-sanitizer's initcheck reports as reads of uninitialized memory (NVIDIA/cccl
   // issues 1790, 2104); memory that was zeroed once is initialized for good.
-  HB_CUDA_CHECK(cudaMemset(partials_.data(), 0, partials_.bytes()));
-  HB_CUDA_CHECK(cudaMemset(sorted_.data(), 0, sorted_.bytes()));
-  HB_CUDA_CHECK(cudaMemset(run_keys_.data(), 0, run_keys_.bytes()));
-  HB_CUDA_CHECK(cudaMemset(run_counts_.data(), 0, run_counts_.bytes()));
-  HB_CUDA_CHECK(cudaMemset(run_count_.data(), 0, run_count_.bytes()));
-  HB_CUDA_CHECK(cudaMemset(cub_.data(), 0, cub_.bytes()));
+  const auto zeroed = [](auto& buffer, std::size_t count) {
+    buffer = std::decay_t<decltype(buffer)>(count);
+    HB_CUDA_CHECK(cudaMemset(buffer.data(), 0, buffer.bytes()));
+  };
+  zeroed(partials_, max_partial_threads_ * kBins);
+  zeroed(sorted_, std::max<std::size_t>(max_n, 1));
+  zeroed(run_keys_, kBins);
+  zeroed(run_counts_, kBins);
+  zeroed(run_count_, 1);
+  zeroed(cub_, std::max<std::size_t>(storage, 1));
   HB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -129,13 +125,6 @@ void Workspace::require(const void* d_in, std::size_t n) const {
                            " bytes, but the workspace was made for " + std::to_string(max_n_));
   if (!hb::aligned16(d_in))
     throw std::logic_error("histo: the input must be 16-byte aligned");
-}
-
-void Workspace::require_cub(std::size_t bytes, const char* what) const {
-  if (bytes > cub_.bytes())
-    throw std::logic_error(std::string("histo::Workspace: ") + what + " needs " +
-                           std::to_string(bytes) + " bytes of temporary storage, " +
-                           std::to_string(cub_.bytes()) + " allocated");
 }
 
 int counter_block_warps(int full) {
