@@ -74,8 +74,8 @@ Scratch::Scratch(std::size_t max_n)
   // The counters must start at zero; the kernels leave them at zero.
   counters_ = hb::DeviceBuffer<unsigned>(1);
   accumulator_ = hb::DeviceBuffer<long long>(1);
-  HB_CUDA_CHECK(cudaMemset(counters_.data(), 0, counters_.bytes()));
-  HB_CUDA_CHECK(cudaMemset(accumulator_.data(), 0, accumulator_.bytes()));
+  counters_.zero();
+  accumulator_.zero();
   // CUB's temporary storage grows with n, so the size for max_n covers every smaller input.
   std::size_t cub_bytes = 0;
   HB_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, cub_bytes, static_cast<const int*>(nullptr),

@@ -96,7 +96,7 @@ Workspace::Workspace(const hb::GrayImage& image) : width_(image.width), height_(
   // every byte a kernel can read is initialized (compute-sanitizer's initcheck).
   pitch_ = (static_cast<std::size_t>(width_) + 8 + 127) / 128 * 128;
   rows_ = hb::DeviceBuffer<std::uint8_t>(pitch_ * static_cast<std::size_t>(height_));
-  HB_CUDA_CHECK(cudaMemset(rows_.data(), 0, rows_.bytes()));
+  rows_.zero();
   HB_CUDA_CHECK(cudaMemcpy2D(rows_.data(), pitch_, image.pixels.data(), static_cast<std::size_t>(width_),
                              static_cast<std::size_t>(width_), static_cast<std::size_t>(height_),
                              cudaMemcpyHostToDevice));

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 #include "hb/capability.h"
 #include "hb/device.h"
@@ -106,16 +105,18 @@ Workspace::Workspace(std::size_t max_n) : max_n_(max_n) {
   // decoupled look-back reads status words next to the ones its own init kernel set, which
   // compute-sanitizer's initcheck reports as reads of uninitialized memory (NVIDIA/cccl
   // issues 1790, 2104); memory that was zeroed once is initialized for good.
-  const auto zeroed = [](auto& buffer, std::size_t count) {
-    buffer = std::decay_t<decltype(buffer)>(count);
-    HB_CUDA_CHECK(cudaMemset(buffer.data(), 0, buffer.bytes()));
-  };
-  zeroed(partials_, max_partial_threads_ * kBins);
-  zeroed(sorted_, std::max<std::size_t>(max_n, 1));
-  zeroed(run_keys_, kBins);
-  zeroed(run_counts_, kBins);
-  zeroed(run_count_, 1);
-  zeroed(cub_, std::max<std::size_t>(storage, 1));
+  partials_ = hb::DeviceBuffer<std::uint32_t>(max_partial_threads_ * kBins);
+  sorted_ = hb::DeviceBuffer<std::uint8_t>(std::max<std::size_t>(max_n, 1));
+  run_keys_ = hb::DeviceBuffer<std::uint8_t>(kBins);
+  run_counts_ = hb::DeviceBuffer<std::uint32_t>(kBins);
+  run_count_ = hb::DeviceBuffer<int>(1);
+  cub_ = hb::ScratchBytes(std::max<std::size_t>(storage, 1));
+  partials_.zero();
+  sorted_.zero();
+  run_keys_.zero();
+  run_counts_.zero();
+  run_count_.zero();
+  cub_.zero();
   HB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 

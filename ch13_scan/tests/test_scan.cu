@@ -410,7 +410,7 @@ TEST_CASE("the variants that share the look-back state give the right answers in
       hb::poison(float_out.back().data(), float_out.back().bytes(), 0x7f);
     }
     hb::DeviceBuffer<int> counts(calls);
-    HB_CUDA_CHECK(cudaMemset(counts.data(), 0, counts.bytes()));
+    counts.zero();
     HB_CUDA_CHECK(cudaDeviceSynchronize());
     for (int i = 0; i < calls; ++i) {
       const Call& c = cycle[i % cycle.size()];

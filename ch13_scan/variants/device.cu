@@ -111,11 +111,11 @@ Scratch::Scratch(std::size_t max_n)
   // about look-back polls of tile states CUB's init kernel set in an earlier call.
   cub_bytes_ = std::max(cub_scan_bytes(max_n), cub_select_bytes(max_n));
   cub_ = hb::ScratchBytes(cub_bytes_);
-  HB_CUDA_CHECK(cudaMemset(cub_.data(), 0, cub_.bytes()));
+  cub_.zero();
   // Scratch memory for the levels and partials is written before it is read by every
   // variant; we clear it anyway, so that a bug reads zeros rather than last call's values.
-  HB_CUDA_CHECK(cudaMemset(levels_.data(), 0, levels_.bytes()));
-  HB_CUDA_CHECK(cudaMemset(partials_.data(), 0, partials_.bytes()));
+  levels_.zero();
+  partials_.zero();
   HB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 

@@ -292,7 +292,7 @@ class Rank {
     std::vector<float4> slice(s.chunk, make_float4(0, 0, 0, 0));  // massless padding
     std::copy(bodies.begin() + s.begin, bodies.begin() + s.end, slice.begin());
     HB_CUDA_CHECK(cudaMemcpy(mine_.data(), slice.data(), mine_.bytes(), cudaMemcpyHostToDevice));
-    HB_CUDA_CHECK(cudaMemset(vel_.data(), 0, vel_.bytes()));
+    vel_.zero();
     buffers_ = {force_.data(), before_.data(), after_.data(), scratch_.data(), scratch_.size()};
   }
 
