@@ -78,6 +78,22 @@ constexpr int kCompactRingItems = CH13_COMPACT_RING_ITEMS;
 static_assert(kCompactRingItems % 4 == 0, "a tile's rows are 16-byte vectors");
 /// Dynamic shared memory per thread of compaction 4 (its ring of tiles).
 constexpr unsigned kCompactRingBytesPerThread = kRingStages * kCompactRingItems * 4;
+/// Compaction 5's ring: kLaneRunStages tiles of kLaneRunItems elements per thread, the shape
+/// of compaction 4's (nine 16-byte vectors per run, an odd number, so that the lanes' runs
+/// fall on different banks). scripts/compact_tile_sweep.sh rebuilds it with
+/// CH13_LANE_RUN_STAGES and CH13_LANE_RUN_ITEMS set to others: more, smaller tiles were slower.
+#ifndef CH13_LANE_RUN_ITEMS
+#define CH13_LANE_RUN_ITEMS 36
+#endif
+#ifndef CH13_LANE_RUN_STAGES
+#define CH13_LANE_RUN_STAGES 3
+#endif
+constexpr int kLaneRunItems = CH13_LANE_RUN_ITEMS;
+constexpr int kLaneRunStages = CH13_LANE_RUN_STAGES;
+static_assert(kLaneRunItems % 4 == 0 && kLaneRunItems >= kLookbackItems,
+              "runs of 16-byte vectors, tiles no smaller than the Scratch's smallest");
+/// Dynamic shared memory per thread of compaction 5.
+constexpr unsigned kLaneRunBytesPerThread = kLaneRunStages * kLaneRunItems * 4;
 /// What variants 7 and 8 and compactions 3 and 4 need from the GPU: the bulk-copy engine of
 /// compute capability 9.0, and below it what runs in its place.
 inline constexpr hb::Needs kBulkCopyNeeds = {

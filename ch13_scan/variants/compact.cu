@@ -1,4 +1,4 @@
-// The table of the stream compactions (section 13.6, and three single passes beyond the text).
+// The table of the stream compactions (section 13.6, and four single passes beyond the text).
 // Every file of kernels/compact/ is compiled here, once (CMake lists them in
 // compact_kernels.cuh): adding a variant is one file in kernels/compact/ and one row below.
 #include <algorithm>
@@ -23,6 +23,9 @@ const std::vector<CompactVariant>& compact_variants() {
     {"4", "bulk_copy_ring", "single pass, persistent blocks, a ring of tiles by bulk copy (beyond the text)",
      compact4_bulk_copy_ring, BlockRule::PowerOfTwo32To512, kCompactRingItems, kBulkCopyNeeds,
      kCompactRingBytesPerThread, true},
+    {"5", "lane_runs", "single pass, a ring of tiles, each lane compacts a run of consecutive elements (beyond the text)",
+     compact5_lane_runs, BlockRule::PowerOfTwo32To512, kLaneRunItems, kBulkCopyNeeds,
+     kLaneRunBytesPerThread, true},
   };
   // clang-format on
   return table;

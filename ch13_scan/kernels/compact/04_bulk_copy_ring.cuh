@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(kThreads)
   __shared__ std::uint64_t landed[kStages];
   __shared__ unsigned long long slot_tickets[kStages];
   __shared__ int warp_totals[kThreads / 32];
-  __shared__ int tile_prefix;
+  __shared__ int tile_prefix[2];  // by step parity: step j + 1 writes before all read step j's
   const unsigned lane = lane_id();
   const unsigned warp = threadIdx.x / 32;
   const bool producer = threadIdx.x == kThreads - 1;
@@ -60,6 +60,7 @@ __global__ void __launch_bounds__(kThreads)
   RingTile current = stage_ring_tile(ring, 0, in, n);  // zeros are even
   int base = 0, aggregate = 0;                          // of the current tile
   if (current.valid) count_tile(0, current, base, aggregate);
+  __syncthreads();  // every thread has read tile 0's totals before tile 1's are written
 
   for (unsigned j = 0; current.valid; ++j) {
     const RingTile ahead = stage_ring_tile(ring, j + 1, in, n);
@@ -69,15 +70,16 @@ __global__ void __launch_bounds__(kThreads)
     if (warp == 0) {
       const int prefix = look_back<int, false, kLookbackDepth>(status, current.index,
                                                                current.epoch, aggregate);
-      if (lane == 0) tile_prefix = prefix;
+      if (lane == 0) tile_prefix[j & 1] = prefix;
     }
     int* part = part_of(j);
     const int kept = compact_staged_part<kCompactRingItems>(part);
     fence_tile_for_copy_engine();  // a later bulk copy into this slot comes after our writes
     __syncthreads();               // tile_prefix
-    int* to = out + tile_prefix + base;
+    const int prefix = tile_prefix[j & 1];
+    int* to = out + prefix + base;
     for (int i = static_cast<int>(lane); i < kept; i += 32) to[i] = part[i];
-    if (current.index == tiles - 1 && threadIdx.x == 0) *count = tile_prefix + aggregate;
+    if (current.index == tiles - 1 && threadIdx.x == 0) *count = prefix + aggregate;
     if (producer) ring.draw_ahead(counter);
     current = ahead;
     base = ahead_base;
@@ -86,26 +88,27 @@ __global__ void __launch_bounds__(kThreads)
 }
 // [compact4-kernel]
 
-template <int kThreads>
-void compact4_launch(const int* in, int* out, std::size_t n, int* count, Scratch& scratch,
-                     cudaStream_t stream) {
+/// Launches a compaction with a ring of tiles of \p kItems elements per thread, \p kBytes
+/// of shared memory per thread: \p kAligned when \p in is 16-byte aligned, else
+/// \p kUnaligned (compactions 4 and 5).
+template <int kThreads, int kItems, unsigned kBytes, auto kAligned, auto kUnaligned>
+void launch_compact_ring(const int* in, int* out, std::size_t n, int* count, Scratch& scratch,
+                         cudaStream_t stream) {
   if (n == 0) {
     HB_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int), stream));
     return;
   }
-  if (n > 0x7fffffff) throw std::logic_error("compact4: more than 2^31 - 1 elements");
-  const std::size_t tiles = ceil_div(n, std::size_t(kThreads) * kCompactRingItems);
+  if (n > 0x7fffffff) throw std::logic_error("compaction: more than 2^31 - 1 elements");
+  const std::size_t tiles = ceil_div(n, std::size_t(kThreads) * kItems);
   unsigned long long* status = scratch.lookback_status(tiles, stream);
   unsigned long long* counter = scratch.lookback_counter();
   const unsigned t = static_cast<unsigned>(tiles);
   if (aligned16(in)) {
-    launch_ring<compact4_kernel<kThreads, kRingStages, true>, kThreads,
-                kCompactRingBytesPerThread>(tiles, scratch, stream, in, out, n, count, status,
+    launch_ring<kAligned, kThreads, kBytes>(tiles, scratch, stream, in, out, n, count, status,
                                             counter, t);
   } else {
-    launch_ring<compact4_kernel<kThreads, kRingStages, false>, kThreads,
-                kCompactRingBytesPerThread>(tiles, scratch, stream, in, out, n, count, status,
-                                            counter, t);
+    launch_ring<kUnaligned, kThreads, kBytes>(tiles, scratch, stream, in, out, n, count, status,
+                                              counter, t);
   }
 }
 
@@ -114,7 +117,11 @@ void compact4_bulk_copy_ring(const int* in, int* out, std::size_t n, int* count,
   require_threads("compaction variant 4", BlockRule::PowerOfTwo32To512, threads);
   require_shared_memory("compaction variant 4", kCompactRingBytesPerThread, threads);
   hb::with_power_of_two<32, 512>(threads, [&](auto block) {
-    compact4_launch<decltype(block)::value>(in, out, n, count, scratch, stream);
+    constexpr int kThreads = decltype(block)::value;
+    launch_compact_ring<kThreads, kCompactRingItems, kCompactRingBytesPerThread,
+                        compact4_kernel<kThreads, kRingStages, true>,
+                        compact4_kernel<kThreads, kRingStages, false>>(in, out, n, count,
+                                                                       scratch, stream);
   });
 }
 

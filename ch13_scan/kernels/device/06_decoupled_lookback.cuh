@@ -207,37 +207,47 @@ __device__ __forceinline__ void publish_aggregate(unsigned long long* status, un
                                 cuda::memory_order_relaxed);
 }
 
-/// The second half of lookback_tile_prefix(), for the whole warp: waits for the
-/// predecessors, adds them up back to the nearest inclusive prefix, publishes the tile's
-/// inclusive prefix and returns the sum of all elements before the tile.
+/// One poll's window of kDepth x 32 predecessors: lane l's row r is tile window - 32 r - l.
+/// Predecessors past tile 0 read as an inclusive identity; they never count (tile 0 is
+/// nearer).
+template <typename T, int kDepth>
+struct StatusWindow {
+  long long window;                 ///< the nearest predecessor of the window
+  unsigned long long word[kDepth];  ///< the status words, as last loaded
+
+  /// Loads row \p r's status words; they are in flight until a lane reads them.
+  __device__ __forceinline__ void poll(unsigned long long* status, unsigned epoch, int r) {
+    const long long predecessor = window - 32 * r - lane_id();
+    word[r] = predecessor < 0 ? make_status(T(0), epoch, true)
+                              : StatusRef(status[predecessor]).load(cuda::memory_order_relaxed);
+  }
+  /// Loads every row.
+  __device__ __forceinline__ void poll_all(unsigned long long* status, unsigned epoch) {
+#pragma unroll
+    for (int r = 0; r < kDepth; ++r) poll(status, epoch, r);
+  }
+  /// Whether row \p r's predecessor has published in this epoch.
+  __device__ __forceinline__ bool ready(int r, unsigned epoch) const {
+    return status_epoch(word[r]) == epoch;
+  }
+};
+
+/// The second half of lookback_tile_prefix(), for the whole warp, from the window just below
+/// the tile, polled once (\p w): waits for the predecessors, adds them up back to the
+/// nearest inclusive prefix, publishes the tile's inclusive prefix and returns the sum of
+/// all elements before the tile.
 template <typename T, bool kBackoff, int kDepth>
-__device__ T look_back(unsigned long long* status, unsigned tile, unsigned epoch, T aggregate) {
+__device__ T finish_look_back(unsigned long long* status, unsigned tile, unsigned epoch,
+                              T aggregate, StatusWindow<T, kDepth>& w) {
   const unsigned lane = lane_id();
   if (tile == 0) return T(0);
   T prefix = T(0);
-  long long window = static_cast<long long>(tile) - 1;
   unsigned sleep_ns = LookbackPolicy::kFirstSleepNs;
   while (true) {
-    // Predecessors past tile 0 read as an inclusive identity; they never count (tile 0 is
-    // nearer).
-    unsigned long long word[kDepth];
-    bool ready[kDepth];
-    const auto poll = [&](int r) {
-      const long long predecessor = window - 32 * r - lane;
-      if (predecessor < 0) {
-        word[r] = make_status(T(0), epoch, true);
-        ready[r] = true;
-      } else {
-        word[r] = StatusRef(status[predecessor]).load(cuda::memory_order_relaxed);
-        ready[r] = status_epoch(word[r]) == epoch;
-      }
-    };
-#pragma unroll
-    for (int r = 0; r < kDepth; ++r) poll(r);
     while (true) {
       bool all = true;
 #pragma unroll
-      for (int r = 0; r < kDepth; ++r) all = all && ready[r];
+      for (int r = 0; r < kDepth; ++r) all = all && w.ready(r, epoch);
       if (__all_sync(kFullMask, all)) break;
       if (kBackoff) {
         __nanosleep(sleep_ns);
@@ -245,7 +255,7 @@ __device__ T look_back(unsigned long long* status, unsigned tile, unsigned epoch
       }
 #pragma unroll
       for (int r = 0; r < kDepth; ++r)
-        if (!ready[r]) poll(r);
+        if (!w.ready(r, epoch)) w.poll(status, epoch, r);
     }
     // The nearest inclusive prefix: the first row that has one, its lowest lane.
     T sum = T(0);
@@ -253,18 +263,27 @@ __device__ T look_back(unsigned long long* status, unsigned tile, unsigned epoch
 #pragma unroll
     for (int r = 0; r < kDepth; ++r) {
       if (found) break;  // the same in every lane
-      const unsigned inclusive_lanes = __ballot_sync(kFullMask, status_inclusive(word[r]));
+      const unsigned inclusive_lanes = __ballot_sync(kFullMask, status_inclusive(w.word[r]));
       const unsigned last = inclusive_lanes != 0 ? __ffs(inclusive_lanes) - 1 : 31;
-      if (lane <= last) sum += status_value<T>(word[r]);
+      if (lane <= last) sum += status_value<T>(w.word[r]);
       found = inclusive_lanes != 0;
     }
     prefix += warp_sum(sum);
     if (found) break;
-    window -= 32 * kDepth;
+    w.window -= 32 * kDepth;
+    w.poll_all(status, epoch);
   }
   if (lane == 0) StatusRef(status[tile]).store(make_status(prefix + aggregate, epoch, true),
                                                cuda::memory_order_relaxed);
   return prefix;
+}
+
+/// finish_look_back() with the first poll made here.
+template <typename T, bool kBackoff, int kDepth>
+__device__ T look_back(unsigned long long* status, unsigned tile, unsigned epoch, T aggregate) {
+  StatusWindow<T, kDepth> w{static_cast<long long>(tile) - 1, {}};
+  w.poll_all(status, epoch);
+  return finish_look_back<T, kBackoff, kDepth>(status, tile, epoch, aggregate, w);
 }
 
 /// The decoupled look-back, run by one warp per block: publishes the tile's \p aggregate,

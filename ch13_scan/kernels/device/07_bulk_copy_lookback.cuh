@@ -156,6 +156,23 @@ __device__ BulkTile stage_tile(const T* in, std::size_t n, unsigned tile_element
 // [scan7-stage]
 
 // [scan7-passes]
+/// The warps' totals \p warp_total meet in shared memory: every thread learns the total of
+/// the warps before its own and the tile's total. Ends after a __syncthreads().
+template <typename T, int kThreads>
+__device__ __forceinline__ void tile_totals(T warp_total, T* warp_totals, T& warp_base,
+                                            T& aggregate) {
+  if (lane_id() == 0) warp_totals[threadIdx.x / 32] = warp_total;
+  __syncthreads();
+  warp_base = T(0);
+  aggregate = T(0);
+#pragma unroll
+  for (int w = 0; w < kThreads / 32; ++w) {
+    const T t = warp_totals[w];
+    if (w < static_cast<int>(threadIdx.x / 32)) warp_base += t;
+    aggregate += t;
+  }
+}
+
 /// The first pass over a staged tile: each warp adds up \p part of each of its rows' vectors
 /// (the sum of the four elements for a scan, how many are odd for a compaction), the warps'
 /// totals meet in shared memory, and every thread learns the total of the warps before its own
@@ -169,21 +186,10 @@ template <typename T, int kThreads, int kItems = kBulkItems, typename V, typenam
 __device__ __forceinline__ void staged_tile_totals(const V* rows, T* warp_totals, Part part,
                                                    T& warp_base, T& aggregate) {
   constexpr int kRows = kItems / 4;
-  constexpr int kWarps = kThreads / 32;
   T sum = T(0);
 #pragma unroll
   for (int g = 0; g < kRows; ++g) sum += part(rows[32 * g]);
-  sum = warp_sum(sum);
-  if (lane_id() == 0) warp_totals[threadIdx.x / 32] = sum;
-  __syncthreads();
-  warp_base = T(0);
-  aggregate = T(0);
-#pragma unroll
-  for (int w = 0; w < kWarps; ++w) {
-    const T t = warp_totals[w];
-    if (w < static_cast<int>(threadIdx.x / 32)) warp_base += t;
-    aggregate += t;
-  }
+  tile_totals<T, kThreads>(warp_sum(sum), warp_totals, warp_base, aggregate);
 }
 
 /// The sum of a vector's four elements: what a vector adds to a scan's staged_tile_totals.

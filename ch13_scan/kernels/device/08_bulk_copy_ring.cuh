@@ -241,6 +241,7 @@ __global__ void __launch_bounds__(kThreads)
   RingTile current = stage_ring_tile(ring, 0, in, n);
   T base = T(0), aggregate = T(0);  // of the current tile
   if (current.valid) sum_tile(0, current, base, aggregate);
+  __syncthreads();  // every thread has read tile 0's totals before tile 1's are written
 
   for (unsigned j = 0; current.valid; ++j) {
     const RingTile ahead = stage_ring_tile(ring, j + 1, in, n);
