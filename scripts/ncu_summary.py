@@ -27,7 +27,7 @@ SHOWN = [
 ] + [
     # Added by scripts/profile.sh's --metrics (reports made before it show "-").
     ("Command line profiler metrics", f"smsp__average_warps_issue_stalled_{reason}_per_issue_active.ratio")
-    for reason in ("long_scoreboard", "short_scoreboard", "mio_throttle", "wait")
+    for reason in ("long_scoreboard", "short_scoreboard", "mio_throttle", "wait", "barrier")
 ] + [
     ("Command line profiler metrics", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"),
     ("Command line profiler metrics", "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active"),
