@@ -67,6 +67,12 @@ constexpr unsigned kBulkTileBytesPerThread = kBulkItems * 4;
 constexpr int kRingStages = 3;
 /// Dynamic shared memory per thread of variant 8 (its ring of tiles).
 constexpr unsigned kRingBytesPerThread = kRingStages * kBulkTileBytesPerThread;
+/// Elements per thread of variant 10's tiles: nine 16-byte vectors. Its results leave from
+/// registers, so its ring of three such tiles (432 bytes per thread, 216 KB at 512 threads)
+/// is the largest that the 227 KB of an H100 block holds.
+constexpr int kEarlyRefillItems = 36;
+/// Dynamic shared memory per thread of variant 10.
+constexpr unsigned kEarlyRefillBytesPerThread = kRingStages * kEarlyRefillItems * 4;
 /// Elements per thread of compaction 4's tiles: nine 16-byte vectors. Its ring of three such
 /// tiles takes 432 bytes per thread, 216 KB at 512 threads, which the 227 KB a block may have
 /// on the H100 still hold (the page's compaction 4 section says why the larger tile;

@@ -505,15 +505,16 @@ TEST_CASE("variant 9 takes the largest block whose tiles give every SM one, and 
   CHECK(ch13::scan9_threads(1024, 132, 512) == 64);
 }
 
-TEST_CASE("variant 9 matches the CPU on both sides of every size where its block size changes", "[gpu]") {
+TEST_CASE("variants 9 and 10 match the CPU on both sides of every size where their block size changes", "[gpu]") {
   hb::select_device(0);
-  const ch13::ScanVariant& v = ch13::find_scan_variant("9");
+  const ch13::ScanVariant& v = ch13::find_scan_variant(GENERATE("9", "10"));
+  REQUIRE(v.picks_own());
   const int sms = hb::Residency::of_current_device().sm_count;
   // The first size at which each block size t above 64 is chosen, the first whose tiles of t
   // threads reach every SM ((sms - 1) whole tiles and one element), and one below and above.
   std::set<std::size_t> sizes;
   for (int t = 128; t <= 512; t *= 2) {
-    const std::size_t first = std::size_t(sms - 1) * t * ch13::kBulkItems + 1;
+    const std::size_t first = std::size_t(sms - 1) * t * v.items_per_thread + 1;
     if (hb::under_sanitizer() && first > kMiB) continue;
     sizes.insert({first - 1, first, first + 1});
   }

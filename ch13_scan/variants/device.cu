@@ -1,4 +1,4 @@
-// The table of the device-wide scans (sections 13.1, 13.4, the scan post, and four single
+// The table of the device-wide scans (sections 13.1, 13.4, the scan post, and five single
 // passes beyond the text), and the scratch memory they share. Every file of kernels/device/ is
 // compiled here, once (CMake lists them in scan_kernels.cuh): adding a variant is one file in
 // kernels/device/ and one row below.
@@ -40,6 +40,9 @@ const std::vector<ScanVariant>& scan_variants() {
      kBulkItems, kBulkCopyNeeds, kRingBytesPerThread, true},
     {"9", "tile_from_n", "single pass, variant 8 with its tile chosen from n (beyond the text)",
      {scan9_tile_from_n<int>, scan9_tile_from_n<float>}, BlockRule::Own, kBulkItems,
+     kBulkCopyNeeds, 0, true},
+    {"10", "early_refill", "single pass, results leave from registers, each slot refilled once read (beyond the text)",
+     {scan10_early_refill<int>, scan10_early_refill<float>}, BlockRule::Own, kEarlyRefillItems,
      kBulkCopyNeeds, 0, true},
   };
   // clang-format on

@@ -112,15 +112,11 @@ __device__ __forceinline__ void store_tile(T* out, std::size_t first, std::size_
                                            const T (&y)[kGroups][4]) {
   using V = typename Vec4<T>::type;
   if (kVectorized && whole) {
+    // __stwb is st.global.wb.v4, the plain store spelled out: with an assignment the compiler
+    // wrote row 0 as four 4-byte stores.
 #pragma unroll
-    for (int g = 0; g < kGroups; ++g) {
-      V q;
-      q.x = y[g][0];
-      q.y = y[g][1];
-      q.z = y[g][2];
-      q.w = y[g][3];
-      *reinterpret_cast<V*>(out + first + 128 * g) = q;
-    }
+    for (int g = 0; g < kGroups; ++g)
+      __stwb(reinterpret_cast<V*>(out + first + 128 * g), V{y[g][0], y[g][1], y[g][2], y[g][3]});
   } else {
 #pragma unroll
     for (int g = 0; g < kGroups; ++g)

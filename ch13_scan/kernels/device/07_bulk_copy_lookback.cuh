@@ -205,14 +205,15 @@ struct VectorSum {
 /// (everything before the warp's first element). Hands row g's four results to
 /// \p emit(g, y), which stores them. Returns \p carry plus the warp's elements (variant 8
 /// scans with carry 0 and takes this as the warp's total).
+/// \tparam kItems elements per thread of the tile (kItems / 4 rows)
 /// \param rows this lane's vector of row 0; row g's is at rows[32 g]
 /// \param carry the sum of all elements before the warp's part of the tile
 /// \param kind inclusive or exclusive
 /// \param emit where the results go
-template <typename T, typename V, typename Emit>
+template <int kItems = kBulkItems, typename T, typename V, typename Emit>
 __device__ __forceinline__ T scan_staged_rows(const V* rows, T carry, ScanKind kind,
                                               Emit&& emit) {
-  constexpr int kRows = kBulkItems / 4;
+  constexpr int kRows = kItems / 4;
   const bool inclusive = kind == ScanKind::Inclusive;
 #pragma unroll
   for (int g = 0; g < kRows; ++g) {
@@ -244,12 +245,10 @@ template <typename T, bool kVectorized>
 __device__ __forceinline__ void store_row(T* out, std::size_t i, std::size_t n, bool whole,
                                           const T (&y)[4]) {
   if (kVectorized && whole) {
-    typename Vec4<T>::type v;
-    v.x = y[0];
-    v.y = y[1];
-    v.z = y[2];
-    v.w = y[3];
-    *reinterpret_cast<typename Vec4<T>::type*>(out + i) = v;
+    // __stwb is st.global.wb.v4, the plain store spelled out: with an assignment the compiler
+    // wrote a thread's row 0 as four 4-byte stores.
+    using V = typename Vec4<T>::type;
+    __stwb(reinterpret_cast<V*>(out + i), V{y[0], y[1], y[2], y[3]});
   } else {
 #pragma unroll
     for (int j = 0; j < 4; ++j)

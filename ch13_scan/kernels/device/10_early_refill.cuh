@@ -1,0 +1,121 @@
+/// \file
+/// \brief Chapter 13, scan variant 10: results leave from registers, each slot refilled once read (beyond the text).
+/* [changed]
+Compared with variant 9: the same ring, look-back and choice of block size, but the results no
+longer go back into the tile. Each thread keeps its scanned rows in registers, the block
+synchronizes once, and the producer refills the slot at once with the tile three steps ahead;
+the threads then add the tile's prefix and store their rows to global memory themselves. In
+variant 8 a slot stays taken until the copy engine has carried the results out of it, so
+while a block scans one tile and sums the next, only one tile is on its way in; here the slot
+is free again before the prefix is added. No results pass through shared memory, so the ring
+holds larger tiles: three of 36 elements per thread (216 KB at 512 threads) instead of 32.
+[changed] */
+#pragma once
+
+#include "09_tile_from_n.cuh"
+
+namespace ch13 {
+
+// [scan10-kernel]
+/// Step j of a block: draw a ticket; wait for tile j + 1, sum it and publish its aggregate;
+/// warp 0 looks back for tile j while the other warps scan their parts of it into registers;
+/// one barrier, after which tile j's slot takes the ticket drawn at the top of the step; then
+/// every thread adds the prefix and stores its rows. Template parameters and arguments as in
+/// variant 8.
+template <typename T, int kThreads, int kStages, bool kVectorized>
+__global__ void __launch_bounds__(kThreads, 1)
+    scan10_kernel(const T* in, T* out, std::size_t n, ScanKind kind, unsigned long long* status,
+                  unsigned long long* counter, unsigned tiles) {
+  using V = typename Vec4<T>::type;
+  constexpr int kItems = kEarlyRefillItems;
+  constexpr unsigned kTile = unsigned(kThreads) * kItems;
+  __shared__ std::uint64_t landed[kStages];
+  __shared__ unsigned long long slot_tickets[kStages];
+  __shared__ T warp_totals[kThreads / 32];
+  __shared__ T tile_prefix[2];  // by step parity: step j + 1 writes while step j's is read
+  const unsigned lane = lane_id();
+  const unsigned warp = threadIdx.x / 32;
+  const bool producer = threadIdx.x == kThreads - 1;
+  TileRing<T, kStages, kVectorized> ring{dynamic_shared<T>(), landed, slot_tickets, kTile, tiles,
+                                         tiles + gridDim.x};
+  const auto rows_of = [&](unsigned j) {  // this lane's vector of row 0 of its warp's part
+    return reinterpret_cast<const V*>(ring.tile(j)) + warp * (8 * kItems) + lane;
+  };
+  const auto sum_tile = [&](unsigned j, const RingTile& t, T& warp_base, T& aggregate) {
+    staged_tile_totals<T, kThreads, kItems>(rows_of(j), warp_totals, VectorSum{}, warp_base,
+                                            aggregate);
+    if (threadIdx.x == 0) publish_aggregate(status, t.index, t.epoch, aggregate);
+  };
+
+  if (producer) ring.start(in, n, counter);
+  __syncthreads();
+  RingTile current = stage_ring_tile(ring, 0, in, n);
+  T base = T(0), aggregate = T(0);  // of the current tile
+  if (current.valid) sum_tile(0, current, base, aggregate);
+  __syncthreads();  // every thread has read tile 0's totals before tile 1's are written
+
+  for (unsigned j = 0; current.valid; ++j) {
+    if (producer) ring.draw_ahead(counter);
+    const RingTile ahead = stage_ring_tile(ring, j + 1, in, n);
+    T ahead_base = T(0), ahead_aggregate = T(0);
+    if (ahead.valid) sum_tile(j + 1, ahead, ahead_base, ahead_aggregate);
+    if (warp == 0) {
+      const T prefix = look_back<T, false, kLookbackDepth>(status, current.index, current.epoch,
+                                                           aggregate);
+      if (lane == 0) tile_prefix[j & 1] = prefix;
+    }
+    V rows[kItems / 4];
+    scan_staged_rows<kItems>(rows_of(j), base, kind, [&](int g, const T(&y)[4]) {
+      rows[g] = V{y[0], y[1], y[2], y[3]};
+    });
+    fence_tile_for_copy_engine();  // our reads of the slot before the copy engine's next write
+    __syncthreads();               // tile j is read: its slot and the prefix are ready
+    if (producer) ring.refill(j, in, n, counter);
+
+    const T prefix = tile_prefix[j & 1];
+    const std::size_t mine = std::size_t(current.index) * kTile + warp * (32 * kItems) + lane * 4;
+#pragma unroll
+    for (int g = 0; g < kItems / 4; ++g) {
+      const V q = rows[g];
+      store_row<T, kVectorized>(out, mine + 128 * g, n, current.whole,
+                                {q.x + prefix, q.y + prefix, q.z + prefix, q.w + prefix});
+    }
+    current = ahead;
+    base = ahead_base;
+    aggregate = ahead_aggregate;
+  }
+}
+// [scan10-kernel]
+
+template <typename T, int kThreads>
+void scan10_launch(const T* in, T* out, std::size_t n, ScanKind kind, Scratch& scratch,
+                   cudaStream_t stream) {
+  const std::size_t tiles = ceil_div(n, std::size_t(kThreads) * kEarlyRefillItems);
+  if (tiles > 0x7fffffffu) throw std::logic_error("scan10: too many tiles");
+  unsigned long long* status = scratch.lookback_status(tiles, stream);
+  unsigned long long* counter = scratch.lookback_counter();
+  const unsigned t = static_cast<unsigned>(tiles);
+  if (aligned16(in) && aligned16(out)) {
+    launch_ring<scan10_kernel<T, kThreads, kRingStages, true>, kThreads,
+                kEarlyRefillBytesPerThread>(tiles, scratch, stream, in, out, n, kind, status,
+                                            counter, t);
+  } else {
+    launch_ring<scan10_kernel<T, kThreads, kRingStages, false>, kThreads,
+                kEarlyRefillBytesPerThread>(tiles, scratch, stream, in, out, n, kind, status,
+                                            counter, t);
+  }
+}
+
+template <typename T>
+void scan10_early_refill(const T* in, T* out, std::size_t n, ScanKind kind, int threads,
+                         Scratch& scratch, cudaStream_t stream) {
+  require_threads("scan variant 10", BlockRule::Own, threads);
+  if (n == 0) return;
+  hb::with_power_of_two<64, 512>(
+      tile_from_n_threads(n, scratch.sm_count(), kEarlyRefillBytesPerThread, kEarlyRefillItems),
+      [&](auto block) {
+        scan10_launch<T, decltype(block)::value>(in, out, n, kind, scratch, stream);
+      });
+}
+
+}  // namespace ch13
