@@ -74,6 +74,22 @@ struct RunCounts {
   int warp_base = 0;  ///< odd elements of the warps before this one
   int aggregate = 0;  ///< odd elements of the tile
 };
+
+/// The counting pass over the warp's \p part of a staged tile \p t: every lane counts the odd
+/// elements of its run, the warp scans the counts, the block adds up the warps' totals
+/// (\p warp_totals), and thread 0 publishes the tile's aggregate.
+template <int kThreads, int kItems>
+__device__ __forceinline__ RunCounts count_runs(const int* part, int* warp_totals,
+                                                unsigned long long* status, const RingTile& t) {
+  RunCounts c;
+  const int mine = odd_in_run<kItems>(part + lane_id() * kItems);
+  const int lanes = warp_scan_shuffle(mine);
+  c.lane_base = lanes - mine;
+  c.kept = __shfl_sync(kFullMask, lanes, 31);
+  tile_totals<int, kThreads>(c.kept, warp_totals, c.warp_base, c.aggregate);
+  if (threadIdx.x == 0) publish_aggregate(status, t.index, t.epoch, c.aggregate);
+  return c;
+}
 // [compact5-passes]
 
 // [compact5-kernel]
@@ -96,14 +112,7 @@ __global__ void __launch_bounds__(kThreads)
                                            tiles, tiles + gridDim.x};
   const auto part_of = [&](unsigned j) { return ring.tile(j) + warp * (32 * kItems); };
   const auto count_tile = [&](unsigned j, const RingTile& t) {
-    RunCounts c;
-    const int mine = odd_in_run<kItems>(part_of(j) + lane * kItems);
-    const int lanes = warp_scan_shuffle(mine);
-    c.lane_base = lanes - mine;
-    c.kept = __shfl_sync(kFullMask, lanes, 31);
-    tile_totals<int, kThreads>(c.kept, warp_totals, c.warp_base, c.aggregate);
-    if (threadIdx.x == 0) publish_aggregate(status, t.index, t.epoch, c.aggregate);
-    return c;
+    return count_runs<kThreads, kItems>(part_of(j), warp_totals, status, t);
   };
 
   if (producer) ring.start(in, n, counter);

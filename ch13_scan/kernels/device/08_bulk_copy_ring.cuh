@@ -320,22 +320,34 @@ void launch_ring(std::size_t tiles, const Scratch& scratch, cudaStream_t stream,
   HB_CHECK_LAUNCH();
 }
 
-/// One launch: the bulk-copy kernel when both pointers are 16-byte aligned.
-template <typename T, int kThreads>
-void scan8_launch(const T* in, T* out, std::size_t n, ScanKind kind, Scratch& scratch,
-                  cudaStream_t stream) {
-  const std::size_t tiles = ceil_div(n, std::size_t(kThreads) * kBulkItems);
-  if (tiles > 0x7fffffffu) throw std::logic_error("scan8: too many tiles");
+/// Launches a scan with a ring of tiles of \p kItems elements per thread and \p kBytes of
+/// shared memory per thread: \p kAligned when both pointers are 16-byte aligned, else
+/// \p kUnaligned (variants 8, 9 and 10).
+template <typename T, int kThreads, int kItems, unsigned kBytes, auto kAligned, auto kUnaligned>
+void launch_scan_ring(const T* in, T* out, std::size_t n, ScanKind kind, Scratch& scratch,
+                      cudaStream_t stream) {
+  const std::size_t tiles = ceil_div(n, std::size_t(kThreads) * kItems);
+  if (tiles > 0x7fffffffu) throw std::logic_error("scan: too many tiles");
   unsigned long long* status = scratch.lookback_status(tiles, stream);
   unsigned long long* counter = scratch.lookback_counter();
   const unsigned t = static_cast<unsigned>(tiles);
   if (aligned16(in) && aligned16(out)) {
-    launch_ring<scan8_kernel<T, kThreads, kRingStages, true>, kThreads>(
-        tiles, scratch, stream, in, out, n, kind, status, counter, t);
+    launch_ring<kAligned, kThreads, kBytes>(tiles, scratch, stream, in, out, n, kind, status,
+                                            counter, t);
   } else {
-    launch_ring<scan8_kernel<T, kThreads, kRingStages, false>, kThreads>(
-        tiles, scratch, stream, in, out, n, kind, status, counter, t);
+    launch_ring<kUnaligned, kThreads, kBytes>(tiles, scratch, stream, in, out, n, kind, status,
+                                              counter, t);
   }
+}
+
+/// Variant 8's launch at \p kThreads threads.
+template <typename T, int kThreads>
+void scan8_launch(const T* in, T* out, std::size_t n, ScanKind kind, Scratch& scratch,
+                  cudaStream_t stream) {
+  launch_scan_ring<T, kThreads, kBulkItems, kRingBytesPerThread,
+                   scan8_kernel<T, kThreads, kRingStages, true>,
+                   scan8_kernel<T, kThreads, kRingStages, false>>(in, out, n, kind, scratch,
+                                                                  stream);
 }
 // [scan8-launch]
 

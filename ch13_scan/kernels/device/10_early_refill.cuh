@@ -87,25 +87,6 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 // [scan10-kernel]
 
-template <typename T, int kThreads>
-void scan10_launch(const T* in, T* out, std::size_t n, ScanKind kind, Scratch& scratch,
-                   cudaStream_t stream) {
-  const std::size_t tiles = ceil_div(n, std::size_t(kThreads) * kEarlyRefillItems);
-  if (tiles > 0x7fffffffu) throw std::logic_error("scan10: too many tiles");
-  unsigned long long* status = scratch.lookback_status(tiles, stream);
-  unsigned long long* counter = scratch.lookback_counter();
-  const unsigned t = static_cast<unsigned>(tiles);
-  if (aligned16(in) && aligned16(out)) {
-    launch_ring<scan10_kernel<T, kThreads, kRingStages, true>, kThreads,
-                kEarlyRefillBytesPerThread>(tiles, scratch, stream, in, out, n, kind, status,
-                                            counter, t);
-  } else {
-    launch_ring<scan10_kernel<T, kThreads, kRingStages, false>, kThreads,
-                kEarlyRefillBytesPerThread>(tiles, scratch, stream, in, out, n, kind, status,
-                                            counter, t);
-  }
-}
-
 template <typename T>
 void scan10_early_refill(const T* in, T* out, std::size_t n, ScanKind kind, int threads,
                          Scratch& scratch, cudaStream_t stream) {
@@ -114,7 +95,11 @@ void scan10_early_refill(const T* in, T* out, std::size_t n, ScanKind kind, int 
   hb::with_power_of_two<64, 512>(
       tile_from_n_threads(n, scratch.sm_count(), kEarlyRefillBytesPerThread, kEarlyRefillItems),
       [&](auto block) {
-        scan10_launch<T, decltype(block)::value>(in, out, n, kind, scratch, stream);
+        constexpr int kThreads = decltype(block)::value;
+        launch_scan_ring<T, kThreads, kEarlyRefillItems, kEarlyRefillBytesPerThread,
+                         scan10_kernel<T, kThreads, kRingStages, true>,
+                         scan10_kernel<T, kThreads, kRingStages, false>>(in, out, n, kind,
+                                                                         scratch, stream);
       });
 }
 
