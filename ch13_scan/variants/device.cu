@@ -1,4 +1,4 @@
-// The table of the device-wide scans (sections 13.1, 13.4, the scan post, and six single
+// The table of the device-wide scans (sections 13.1, 13.4, the scan post, and five single
 // passes beyond the text), and the scratch memory they share. Every file of kernels/device/ is
 // compiled here, once (CMake lists them in scan_kernels.cuh): adding a variant is one file in
 // kernels/device/ and one row below.
@@ -43,9 +43,6 @@ const std::vector<ScanVariant>& scan_variants() {
      kBulkCopyNeeds, 0, true},
     {"10", "early_refill", "single pass, results leave from registers, each slot refilled once read (beyond the text)",
      {scan10_early_refill<int>, scan10_early_refill<float>}, BlockRule::Own, kEarlyRefillItems,
-     kBulkCopyNeeds, 0, true},
-    {"11", "one_barrier", "single pass, one barrier per step: the next tile's totals meet with the prefix (beyond the text)",
-     {scan11_one_barrier<int>, scan11_one_barrier<float>}, BlockRule::Own, kEarlyRefillItems,
      kBulkCopyNeeds, 0, true},
   };
   // clang-format on

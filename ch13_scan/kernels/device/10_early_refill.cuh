@@ -3,12 +3,13 @@
 /* [changed]
 Compared with variant 9: the same ring, look-back and choice of block size, but the results no
 longer go back into the tile. Each thread keeps its scanned rows in registers, the block
-synchronizes once, and the producer refills the slot at once with the tile three steps ahead;
-the threads then add the tile's prefix and store their rows to global memory themselves. In
-variant 8 a slot stays taken until the copy engine has carried the results out of it, so
-while a block scans one tile and sums the next, only one tile is on its way in; here the slot
-is free again before the prefix is added. No results pass through shared memory, so the ring
-holds larger tiles: three of 36 elements per thread (216 KB at 512 threads) instead of 32.
+synchronizes once after the scan instead of twice, and the producer refills the slot at once
+with the tile three steps ahead; the threads then add the tile's prefix and store their rows
+to global memory themselves. In variant 8 a slot stays taken until the copy engine has
+carried the results out of it, so while a block scans one tile and sums the next, only one
+tile is on its way in; here the slot is free again before the prefix is added. No results
+pass through shared memory, so the ring holds larger tiles: three of 36 elements per thread
+(216 KB at 512 threads) instead of 32.
 [changed] */
 #pragma once
 
