@@ -63,11 +63,7 @@ __device__ __forceinline__ void copy_out(int* to, const int* part, int kept) {
       if (i + 32 * u < kept) v[u] = part[i + 32 * u];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u)
-#if CH13_STORE_HINT
-      if (i + 32 * u < kept) __stcs(to + i + 32 * u, v[u]);
-#else
       if (i + 32 * u < kept) to[i + 32 * u] = v[u];
-#endif
   }
 }
 

@@ -17,12 +17,6 @@ without back-off. The block size must be a power of two from 32 to 1024.
 /// The bulk copy needs compute capability 9.0. Code built for older GPUs stages the same tile
 /// with 16-byte loads by every thread of the block; the rest of the kernel is the same.
 #pragma once
-#ifndef CH13_LOAD_HINT
-#define CH13_LOAD_HINT 0
-#endif
-#ifndef CH13_STORE_HINT
-#define CH13_STORE_HINT 0
-#endif
 
 #include <cstdint>
 
@@ -57,17 +51,7 @@ __device__ __forceinline__ void start_tile_copy(std::uint64_t* landed, void* dst
   // The barrier expects one arrival (ours, below) and `bytes` bytes from the copy engine.
   ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, landed,
                                  bytes);
-#if CH13_LOAD_HINT
-  std::uint64_t policy;
-  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-  asm volatile(
-      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;"
-      ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(dst))), "l"(src), "r"(bytes),
-      "r"(static_cast<unsigned>(__cvta_generic_to_shared(landed))), "l"(policy)
-      : "memory");
-#else
   ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, dst, src, bytes, landed);
-#endif
 #else
   (void)landed, (void)dst, (void)src, (void)bytes;
 #endif
@@ -264,11 +248,7 @@ __device__ __forceinline__ void store_row(T* out, std::size_t i, std::size_t n, 
     // __stwb is st.global.wb.v4, the plain store spelled out: with an assignment the compiler
     // wrote a thread's row 0 as four 4-byte stores.
     using V = typename Vec4<T>::type;
-#if CH13_STORE_HINT
-    __stcs(reinterpret_cast<V*>(out + i), V{y[0], y[1], y[2], y[3]});
-#else
     __stwb(reinterpret_cast<V*>(out + i), V{y[0], y[1], y[2], y[3]});
-#endif
   } else {
 #pragma unroll
     for (int j = 0; j < 4; ++j)
