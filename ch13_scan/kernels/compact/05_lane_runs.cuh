@@ -7,11 +7,11 @@ order of the lanes, so the warp scan of the lanes' counts, made once per tile in
 pass, tells every lane where its odd elements go; variant 4 needs one warp scan per row. A lane
 reads its run into registers and, after every lane of the warp has read, stores its odd
 elements one after the other, in place. The runs are 144 bytes apart, an odd number of 16-byte
-vectors, so a quarter warp's 16-byte loads fall on different banks. Three smaller changes: warp
+vectors, so a quarter warp's 16-byte loads fall on different banks. Two smaller changes: warp
 0 sends the first poll of a tile's look-back at the start of the step and reads the answers
-only after it has counted the next tile and compacted its part, every lane keeps four loads
-in flight while it copies its warp's odd elements out, and those stores stream (`__stcs`).
-The ring is variant 4's. The block size must be a power of two from 32 to 512.
+only after it has counted the next tile and compacted its part, and every lane keeps four
+loads in flight while it copies its warp's odd elements out. The ring is variant 4's. The block
+size must be a power of two from 32 to 512.
 [changed] */
 #pragma once
 
@@ -53,8 +53,7 @@ __device__ __forceinline__ void compact_lane_run(int* part, int lane_base) {
 }
 
 /// Copies the warp's \p kept compacted elements from \p part to \p to, four loads per lane
-/// in flight before their stores. The stores stream (`__stcs`, st.global.cs: evict first from
-/// L2), since this kernel never reads its output.
+/// in flight before their stores.
 __device__ __forceinline__ void copy_out(int* to, const int* part, int kept) {
   constexpr int kUnroll = 4;
   for (int i = static_cast<int>(lane_id()); i < kept; i += 32 * kUnroll) {
@@ -64,7 +63,7 @@ __device__ __forceinline__ void copy_out(int* to, const int* part, int kept) {
       if (i + 32 * u < kept) v[u] = part[i + 32 * u];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u)
-      if (i + 32 * u < kept) __stcs(to + i + 32 * u, v[u]);
+      if (i + 32 * u < kept) to[i + 32 * u] = v[u];
   }
 }
 
