@@ -17,10 +17,6 @@ size must be a power of two from 32 to 512.
 
 #include "04_bulk_copy_ring.cuh"
 
-#ifndef CH13_SLOT_BARRIER
-#define CH13_SLOT_BARRIER 0
-#endif
-
 namespace ch13 {
 
 // [compact5-passes]
@@ -127,9 +123,6 @@ __global__ void __launch_bounds__(kThreads)
   __syncthreads();  // every thread has read tile 0's totals before tile 1's are written
 
   for (unsigned j = 0; current.valid; ++j) {
-#if CH13_SLOT_BARRIER
-    if (producer) ring.draw_ahead(counter);
-#endif
     // Warp 0's first poll of the look-back for tile j is in flight while it counts tile j + 1
     // and compacts tile j.
     StatusWindow<int, kLookbackDepth> predecessors{static_cast<long long>(current.index) - 1, {}};
@@ -137,9 +130,7 @@ __global__ void __launch_bounds__(kThreads)
     const RingTile ahead = stage_ring_tile(ring, j + 1, in, n);
     RunCounts ahead_counts;
     if (ahead.valid) ahead_counts = count_tile(j + 1, ahead);
-#if !CH13_SLOT_BARRIER
     if (producer && j > 0) ring.refill(j - 1, in, n, counter);  // step j - 1 is over
-#endif
     int* part = part_of(j);
     compact_lane_run<kItems>(part, counts.lane_base);
     if (warp == 0) {
@@ -153,18 +144,7 @@ __global__ void __launch_bounds__(kThreads)
     int* to = out + prefix + counts.warp_base;
     copy_out(to, part, counts.kept);
     if (current.index == tiles - 1 && threadIdx.x == 0) *count = prefix + counts.aggregate;
-#if CH13_SLOT_BARRIER
-    if (ahead.valid) {  // the same for the whole block: a next step waits for the refill
-      if (warp == kThreads / 32 - 1) {
-        asm volatile("bar.sync 1, %0;" ::"n"(kThreads) : "memory");
-        if (producer) ring.refill(j, in, n, counter);  // every warp has copied tile j out
-      } else {
-        asm volatile("bar.arrive 1, %0;" ::"n"(kThreads) : "memory");
-      }
-    }
-#else
     if (producer) ring.draw_ahead(counter);
-#endif
     current = ahead;
     counts = ahead_counts;
   }
