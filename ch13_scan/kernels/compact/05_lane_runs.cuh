@@ -17,10 +17,6 @@ size must be a power of two from 32 to 512.
 
 #include "04_bulk_copy_ring.cuh"
 
-#ifndef CH13_REFILL_LATE
-#define CH13_REFILL_LATE 0
-#endif
-
 namespace ch13 {
 
 // [compact5-passes]
@@ -134,9 +130,7 @@ __global__ void __launch_bounds__(kThreads)
     const RingTile ahead = stage_ring_tile(ring, j + 1, in, n);
     RunCounts ahead_counts;
     if (ahead.valid) ahead_counts = count_tile(j + 1, ahead);
-#if !CH13_REFILL_LATE
     if (producer && j > 0) ring.refill(j - 1, in, n, counter);  // step j - 1 is over
-#endif
     int* part = part_of(j);
     compact_lane_run<kItems>(part, counts.lane_base);
     if (warp == 0) {
@@ -146,9 +140,6 @@ __global__ void __launch_bounds__(kThreads)
     }
     fence_tile_for_copy_engine();  // a later bulk copy into this slot comes after our writes
     __syncthreads();               // tile_prefix
-#if CH13_REFILL_LATE
-    if (producer && j > 0) ring.refill(j - 1, in, n, counter);  // step j - 1 is over
-#endif
     const int prefix = tile_prefix[j & 1];
     int* to = out + prefix + counts.warp_base;
     copy_out(to, part, counts.kept);
