@@ -155,10 +155,17 @@ void make_strict(CLI::App& app) {
           },
           ""));
     } else {
+      // CLI11 gives a text option the next argument whatever it is: "--input --seed=5" would
+      // read a file named "--seed=5" and leave the seed at its default (found by fuzz_cli).
       opt->transform(CLI::Validator(
           [](std::string& value) {
-            return value.empty() ? std::string("empty value (give a value, or leave the option out)")
-                                 : std::string();
+            if (value.empty()) return std::string("empty value (give a value, or leave the option out)");
+            if (value.rfind("--", 0) == 0) {
+              return "'" + value +
+                     "' is an option, not a value (a value that begins with -- can be written "
+                     "./" + value + " for a file)";
+            }
+            return std::string();
           },
           ""));
     }

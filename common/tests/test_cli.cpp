@@ -191,6 +191,30 @@ TEST_CASE("an option given an empty value is refused, whatever its type", "[cli]
   CHECK_THROWS_AS(parse(inline_empty_n, {"--n=", "64K"}), hb::UsageError);
 }
 
+TEST_CASE("a text option does not take the next option as its value", "[cli]") {
+  // Found by fuzz_cli: "--input --seed=5" read a file named "--seed=5" and kept the default
+  // seed. The book's "-input -seed 5" becomes "--input --seed 5" first, and is refused too.
+  for (const std::vector<const char*>& words :
+       {std::vector<const char*>{"--input", "--seed=5"}, {"--input", "--seed", "5"},
+        {"-input", "-seed", "5"}, {"--input=--csv"}, {"--n", "--csv"}}) {
+    hb::Cli cli(spec());
+    std::string input = "default.pgm";
+    cli.app().add_option("--input", input, "a file");
+    INFO(words[0] << " " << words[1]);
+    CHECK_THROWS_AS(parse(cli, words), hb::UsageError);
+  }
+  hb::Cli cli(spec());
+  std::string input;
+  cli.app().add_option("--input", input, "a file");
+  CHECK_THROWS_WITH(parse(cli, {"--input", "--csv"}),
+                    Catch::Contains("is an option, not a value") && Catch::Contains("./--csv"));
+  hb::Cli dash(spec());
+  dash.app().add_option("--input", input, "a file");
+  REQUIRE(parse(dash, {"--input", "-", "--seed", "7"}));  // one dash alone is a value
+  CHECK(input == "-");
+  CHECK(dash.options().seed == 7);
+}
+
 TEST_CASE("strict_number gives the plain decimal text or says what is wrong", "[cli]") {
   CHECK(hb::strict_number("00042", hb::NumberKind::Unsigned, "--x") == "42");
   CHECK(hb::strict_number("-007", hb::NumberKind::Signed, "--x") == "-7");
