@@ -4,7 +4,8 @@
     python3 scripts/bad_inputs.py [--build BUILD] [--jobs N] [--timeout S] [--list] [--tsv FILE]
 
 Reads each program's flags from its --help, then runs it with bad values of every flag it has
-(empty, not a number, octal and hexadecimal look-alikes, out of range, overflow, nan and inf),
+(empty, another option, not a number, octal and hexadecimal look-alikes, out of range,
+overflow, nan and inf),
 bad files (missing, a directory, a FIFO, /dev/zero, truncated, malformed or lying PGM headers),
 bad output paths (a directory, a missing folder, a place nobody may write), and combinations
 the programs refuse. Every such run must end with exit code 2 and one line on stderr of the
@@ -198,6 +199,7 @@ def cases_for(program, help_text, files, scratch, has_gpu):
             continue
         bad("missing value", [flag], flag)
         bad("empty value", [flag, ""], flag)
+        bad("option given as a value", [flag, "--csv"], flag)
         if flag in SIZE_FLAGS:
             lo_hi = n_limit(help_text) if flag == "--n" else None
             values = ["0", "-1", "1T", "99999999999999999999", "1.5M", "abc", " 1K", "+5",
