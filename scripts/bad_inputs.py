@@ -5,13 +5,13 @@
 
 Reads each program's flags from its --help, then runs it with bad values of every flag it has
 (empty, another option, not a number, octal and hexadecimal look-alikes, out of range,
-overflow, nan and inf),
-bad files (missing, a directory, a FIFO, /dev/zero, truncated, malformed or lying PGM headers),
-bad output paths (a directory, a missing folder, a place nobody may write), and combinations
-the programs refuse. Every such run must end with exit code 2 and one line on stderr of the
-form "<program>: error: ..." that names the flag or the file, within the timeout (no hang).
-Writes that fail (standard output or a file on a full device) must end with exit code 1. On a
-machine without a GPU, a GPU program given valid outputs must exit 77 and leave no file behind.
+overflow, nan and inf), bad files (missing, a directory, a FIFO, /dev/zero, truncated,
+malformed or lying PGM headers), bad output paths (a directory, a missing folder, a place
+nobody may write), and combinations the programs refuse. Every such run must end with exit code
+2 and one line on stderr of the form "<program>: error: ..." that names the flag or the file,
+within the timeout (no hang). Writes that fail (standard output or a file on a full device)
+must end with exit code 1. On a machine without a GPU, a GPU program given valid outputs must
+exit 77 and leave no file behind.
 
 Prints one line per class and the failures, and exits 0 only when every run behaved. The
 runs need no GPU: bad inputs are refused before any GPU work, and the runs that would reach a
