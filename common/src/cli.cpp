@@ -159,7 +159,8 @@ void make_strict(CLI::App& app) {
       // read a file named "--seed=5" and leave the seed at its default (found by fuzz_cli).
       opt->transform(CLI::Validator(
           [](std::string& value) {
-            if (value.empty()) return std::string("empty value (give a value, or leave the option out)");
+            if (value.empty())
+              return std::string("empty value (give a value, or leave the option out)");
             if (value.rfind("--", 0) == 0) {
               return "'" + value +
                      "' is an option, not a value (a value that begins with -- can be written "

@@ -200,7 +200,9 @@ TEST_CASE("a text option does not take the next option as its value", "[cli]") {
     hb::Cli cli(spec());
     std::string input = "default.pgm";
     cli.app().add_option("--input", input, "a file");
-    INFO(words[0] << " " << words[1]);
+    std::string typed;
+    for (const char* w : words) typed += std::string(" ") + w;
+    INFO("demo" << typed);
     CHECK_THROWS_AS(parse(cli, words), hb::UsageError);
   }
   hb::Cli cli(spec());
