@@ -15,6 +15,7 @@ size must be a power of two from 32 to 512.
 [changed] */
 #pragma once
 
+#include "../device/10_early_refill.cuh"
 #include "04_bulk_copy_ring.cuh"
 
 namespace ch13 {
@@ -94,8 +95,9 @@ __device__ __forceinline__ RunCounts count_runs(const int* part, int* warp_total
 
 // [compact5-kernel]
 /// Variant 4's kernel with the passes above: the counting pass of tile j + 1 also scans the
-/// lanes' counts, and the compaction of tile j needs no scan.
-template <int kThreads, int kStages, bool kVectorized>
+/// lanes' counts, and the compaction of tile j needs no scan. \p LookBack is warp 0's
+/// look-back (scan variant 10's NearestInclusive; variant 6 passes scan variant 11's).
+template <int kThreads, int kStages, bool kVectorized, template <typename> class LookBack>
 __global__ void __launch_bounds__(kThreads)
     compact5_kernel(const int* in, int* out, std::size_t n, int* count,
                     unsigned long long* status, unsigned long long* counter, unsigned tiles) {
@@ -115,6 +117,7 @@ __global__ void __launch_bounds__(kThreads)
     return count_runs<kThreads, kItems>(part_of(j), warp_totals, status, t);
   };
 
+  LookBack<int> look;  // warp 0's
   if (producer) ring.start(in, n, counter);
   __syncthreads();
   RingTile current = stage_ring_tile(ring, 0, in, n);  // zeros are even
@@ -125,8 +128,7 @@ __global__ void __launch_bounds__(kThreads)
   for (unsigned j = 0; current.valid; ++j) {
     // Warp 0's first poll of the look-back for tile j is in flight while it counts tile j + 1
     // and compacts tile j.
-    StatusWindow<int, kLookbackDepth> predecessors{static_cast<long long>(current.index) - 1, {}};
-    if (warp == 0) predecessors.poll_all(status, current.epoch);
+    if (warp == 0) look.start(status, current.index, current.epoch);
     const RingTile ahead = stage_ring_tile(ring, j + 1, in, n);
     RunCounts ahead_counts;
     if (ahead.valid) ahead_counts = count_tile(j + 1, ahead);
@@ -134,8 +136,7 @@ __global__ void __launch_bounds__(kThreads)
     int* part = part_of(j);
     compact_lane_run<kItems>(part, counts.lane_base);
     if (warp == 0) {
-      const int prefix = finish_look_back<int, false, kLookbackDepth>(
-          status, current.index, current.epoch, counts.aggregate, predecessors);
+      const int prefix = look.finish(status, current.index, current.epoch, counts.aggregate);
       if (lane == 0) tile_prefix[j & 1] = prefix;
     }
     fence_tile_for_copy_engine();  // a later bulk copy into this slot comes after our writes
@@ -151,17 +152,26 @@ __global__ void __launch_bounds__(kThreads)
 }
 // [compact5-kernel]
 
-void compact5_lane_runs(const int* in, int* out, std::size_t n, int* count, int threads,
-                        Scratch& scratch, cudaStream_t stream) {
-  require_threads("compaction variant 5", BlockRule::PowerOfTwo32To512, threads);
-  require_shared_memory("compaction variant 5", kLaneRunBytesPerThread, threads);
+/// Variant 5's entry, and variant 6's with its own \p LookBack; \p name names the variant in
+/// errors.
+template <template <typename> class LookBack>
+void compact_lane_runs(const char* name, const int* in, int* out, std::size_t n, int* count,
+                       int threads, Scratch& scratch, cudaStream_t stream) {
+  require_threads(name, BlockRule::PowerOfTwo32To512, threads);
+  require_shared_memory(name, kLaneRunBytesPerThread, threads);
   hb::with_power_of_two<32, 512>(threads, [&](auto block) {
     constexpr int kThreads = decltype(block)::value;
     launch_compact_ring<kThreads, kLaneRunItems, kLaneRunBytesPerThread,
-                        compact5_kernel<kThreads, kLaneRunStages, true>,
-                        compact5_kernel<kThreads, kLaneRunStages, false>>(in, out, n, count,
-                                                                          scratch, stream);
+                        compact5_kernel<kThreads, kLaneRunStages, true, LookBack>,
+                        compact5_kernel<kThreads, kLaneRunStages, false, LookBack>>(
+        in, out, n, count, scratch, stream);
   });
+}
+
+inline void compact5_lane_runs(const int* in, int* out, std::size_t n, int* count, int threads,
+                               Scratch& scratch, cudaStream_t stream) {
+  compact_lane_runs<NearestInclusive>("compaction variant 5", in, out, n, count, threads, scratch,
+                                      stream);
 }
 
 }  // namespace ch13

@@ -230,11 +230,12 @@ struct StatusWindow {
 
 /// The second half of lookback_tile_prefix(), for the whole warp, from the window just below
 /// the tile, polled once (\p w): waits for the predecessors, adds them up back to the
-/// nearest inclusive prefix, publishes the tile's inclusive prefix and returns the sum of
-/// all elements before the tile.
-template <typename T, bool kBackoff, int kDepth>
+/// nearest inclusive prefix, publishes the tile's inclusive prefix (unless \p publish is
+/// false) and returns the sum of all elements before the tile. \p w is a StatusWindow or a
+/// window with the same members (variant 11's).
+template <typename T, bool kBackoff, int kDepth, typename Window>
 __device__ T finish_look_back(unsigned long long* status, unsigned tile, unsigned epoch,
-                              T aggregate, StatusWindow<T, kDepth>& w) {
+                              T aggregate, Window& w, bool publish = true) {
   const unsigned lane = lane_id();
   if (tile == 0) return T(0);
   T prefix = T(0);
@@ -269,8 +270,9 @@ __device__ T finish_look_back(unsigned long long* status, unsigned tile, unsigne
     w.window -= 32 * kDepth;
     w.poll_all(status, epoch);
   }
-  if (lane == 0) StatusRef(status[tile]).store(make_status(prefix + aggregate, epoch, true),
-                                               cuda::memory_order_relaxed);
+  if (publish && lane == 0)
+    StatusRef(status[tile]).store(make_status(prefix + aggregate, epoch, true),
+                                  cuda::memory_order_relaxed);
   return prefix;
 }
 

@@ -17,13 +17,30 @@ pass through shared memory, so the ring holds larger tiles: three of 36 elements
 
 namespace ch13 {
 
+/// Warp 0's look-back as variants 6 to 10 make it, as an object: start() sends the first
+/// poll of the window below \p tile, finish() waits for it, adds the predecessors up to the
+/// nearest inclusive prefix, publishes the tile's own and returns its prefix. (Variant 11
+/// changes this object only.)
+template <typename T>
+struct NearestInclusive {
+  StatusWindow<T, kLookbackDepth> w{};
+  __device__ void start(unsigned long long* status, unsigned tile, unsigned epoch) {
+    w.window = static_cast<long long>(tile) - 1;
+    w.poll_all(status, epoch);
+  }
+  __device__ T finish(unsigned long long* status, unsigned tile, unsigned epoch, T aggregate) {
+    return finish_look_back<T, false, kLookbackDepth>(status, tile, epoch, aggregate, w);
+  }
+};
+
 // [scan10-kernel]
 /// Step j of a block: draw a ticket; wait for tile j + 1, sum it and publish its aggregate;
 /// warp 0 looks back for tile j while the other warps scan their parts of it into registers;
 /// one barrier, after which tile j's slot takes the ticket drawn at the top of the step; then
 /// every thread adds the prefix and stores its rows. Template parameters and arguments as in
-/// variant 8.
-template <typename T, int kThreads, int kStages, bool kVectorized>
+/// variant 8; \p LookBack is warp 0's look-back (NearestInclusive above).
+template <typename T, int kThreads, int kStages, bool kVectorized,
+          template <typename> class LookBack>
 __global__ void __launch_bounds__(kThreads, 1)
     scan10_kernel(const T* in, T* out, std::size_t n, ScanKind kind, unsigned long long* status,
                   unsigned long long* counter, unsigned tiles) {
@@ -48,6 +65,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (threadIdx.x == 0) publish_aggregate(status, t.index, t.epoch, aggregate);
   };
 
+  LookBack<T> look;  // warp 0's
   if (producer) ring.start(in, n, counter);
   __syncthreads();
   RingTile current = stage_ring_tile(ring, 0, in, n);
@@ -61,8 +79,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     T ahead_base = T(0), ahead_aggregate = T(0);
     if (ahead.valid) sum_tile(j + 1, ahead, ahead_base, ahead_aggregate);
     if (warp == 0) {
-      const T prefix = look_back<T, false, kLookbackDepth>(status, current.index, current.epoch,
-                                                           aggregate);
+      look.start(status, current.index, current.epoch);
+      const T prefix = look.finish(status, current.index, current.epoch, aggregate);
       if (lane == 0) tile_prefix[j & 1] = prefix;
     }
     V rows[kItems / 4];
@@ -88,20 +106,29 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 // [scan10-kernel]
 
-template <typename T>
-void scan10_early_refill(const T* in, T* out, std::size_t n, ScanKind kind, int threads,
-                         Scratch& scratch, cudaStream_t stream) {
-  require_threads("scan variant 10", BlockRule::Own, threads);
+/// Variant 10's entry, and variant 11's with its own \p LookBack; \p name names the variant
+/// in errors.
+template <template <typename> class LookBack, typename T>
+void scan_early_refill(const char* name, const T* in, T* out, std::size_t n, ScanKind kind,
+                       int threads, Scratch& scratch, cudaStream_t stream) {
+  require_threads(name, BlockRule::Own, threads);
   if (n == 0) return;
   hb::with_power_of_two<64, 512>(
       tile_from_n_threads(n, scratch.sm_count(), kEarlyRefillBytesPerThread, kEarlyRefillItems),
       [&](auto block) {
         constexpr int kThreads = decltype(block)::value;
         launch_scan_ring<T, kThreads, kEarlyRefillItems, kEarlyRefillBytesPerThread,
-                         scan10_kernel<T, kThreads, kRingStages, true>,
-                         scan10_kernel<T, kThreads, kRingStages, false>>(in, out, n, kind,
-                                                                         scratch, stream);
+                         scan10_kernel<T, kThreads, kRingStages, true, LookBack>,
+                         scan10_kernel<T, kThreads, kRingStages, false, LookBack>>(
+            in, out, n, kind, scratch, stream);
       });
+}
+
+template <typename T>
+void scan10_early_refill(const T* in, T* out, std::size_t n, ScanKind kind, int threads,
+                         Scratch& scratch, cudaStream_t stream) {
+  scan_early_refill<NearestInclusive>("scan variant 10", in, out, n, kind, threads, scratch,
+                                      stream);
 }
 
 }  // namespace ch13
