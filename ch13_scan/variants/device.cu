@@ -1,4 +1,4 @@
-// The table of the device-wide scans (sections 13.1, 13.4, the scan post, and five single
+// The table of the device-wide scans (sections 13.1, 13.4, the scan post, and six single
 // passes beyond the text), and the scratch memory they share. Every file of kernels/device/ is
 // compiled here, once (CMake lists them in scan_kernels.cuh): adding a variant is one file in
 // kernels/device/ and one row below.
@@ -44,6 +44,9 @@ const std::vector<ScanVariant>& scan_variants() {
     {"10", "early_refill", "single pass, results leave from registers, each slot refilled once read (beyond the text)",
      {scan10_early_refill<int>, scan10_early_refill<float>}, BlockRule::Own, kEarlyRefillItems,
      kBulkCopyNeeds, 0, true},
+    {"11", "anchored_lookback", "single pass, variant 10 with each look-back anchored at the block's own last tile (beyond the text)",
+     {scan11_anchored_lookback<int>, scan11_anchored_lookback<float>}, BlockRule::Own,
+     kEarlyRefillItems, kBulkCopyNeeds, 0, true},
   };
   // clang-format on
   return table;
