@@ -1,4 +1,4 @@
-// The table of the stream compactions (section 13.6, and four single passes beyond the text).
+// The table of the stream compactions (section 13.6, and five single passes beyond the text).
 // Every file of kernels/compact/ is compiled here, once (CMake lists them in
 // compact_kernels.cuh): adding a variant is one file in kernels/compact/ and one row below.
 #include <algorithm>
@@ -25,6 +25,9 @@ const std::vector<CompactVariant>& compact_variants() {
      kCompactRingBytesPerThread, true},
     {"5", "lane_runs", "single pass, a ring of tiles, each lane compacts a run of consecutive elements (beyond the text)",
      compact5_lane_runs, BlockRule::PowerOfTwo32To512, kLaneRunItems, kBulkCopyNeeds,
+     kLaneRunBytesPerThread, true},
+    {"6", "anchored_lookback", "single pass, variant 5 with each look-back anchored at the block's own last tile (beyond the text)",
+     compact6_anchored_lookback, BlockRule::PowerOfTwo32To512, kLaneRunItems, kBulkCopyNeeds,
      kLaneRunBytesPerThread, true},
   };
   // clang-format on
