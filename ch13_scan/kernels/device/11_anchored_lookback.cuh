@@ -48,7 +48,10 @@ struct AnchoredWindow {
 
 /// Warp 0's look-back of variant 11 (NearestInclusive's interface): the block's first tile
 /// publishes its inclusive prefix, every later one only its aggregate (at its counting pass);
-/// each tile becomes the anchor of the next.
+/// each tile becomes the anchor of the next. A grid of more blocks than one poll covers
+/// (32 kLookbackDepth; small blocks, many per SM) leaves the anchor beyond the window, a
+/// round trip to L2 per window of aggregates; there every tile publishes its inclusive
+/// prefix as in variant 10, and the anchor only ends the look-backs that reach it.
 template <typename T>
 struct AnchoredAtOwnTile {
   AnchoredWindow<T, kLookbackDepth> w{};
@@ -57,8 +60,9 @@ struct AnchoredAtOwnTile {
     w.poll_all(status, epoch);
   }
   __device__ T finish(unsigned long long* status, unsigned tile, unsigned epoch, T aggregate) {
-    const T prefix = finish_look_back<T, false, kLookbackDepth>(status, tile, epoch, aggregate, w,
-                                                                /*publish=*/w.anchor < 0);
+    const bool publish = w.anchor < 0 || gridDim.x > 32u * kLookbackDepth;
+    const T prefix =
+        finish_look_back<T, false, kLookbackDepth>(status, tile, epoch, aggregate, w, publish);
     w.anchor = tile;
     w.anchor_inclusive = prefix + aggregate;
     return prefix;
