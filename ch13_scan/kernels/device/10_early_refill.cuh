@@ -17,6 +17,7 @@ pass through shared memory, so the ring holds larger tiles: three of 36 elements
 
 namespace ch13 {
 
+// [scan10-kernel]
 /// Warp 0's look-back as variants 6 to 10 make it, as an object: start() sends the first
 /// poll of the window below \p tile, finish() waits for it, adds the predecessors up to the
 /// nearest inclusive prefix, publishes the tile's own and returns its prefix. (Variant 11
@@ -33,7 +34,6 @@ struct NearestInclusive {
   }
 };
 
-// [scan10-kernel]
 /// Step j of a block: draw a ticket; wait for tile j + 1, sum it and publish its aggregate;
 /// warp 0 looks back for tile j while the other warps scan their parts of it into registers;
 /// one barrier, after which tile j's slot takes the ticket drawn at the top of the step; then

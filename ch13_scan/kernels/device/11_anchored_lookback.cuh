@@ -8,8 +8,9 @@ the aggregates of the tiles the other blocks took in between (about one per bloc
 publishes only its tiles' aggregates, each status word written once, a step before anyone
 reads it. In variants 6 to 10 every block also published each tile's inclusive prefix into the
 status words the other blocks were reading at that moment; reading words that are being
-written is what costs (the page measures it). Only a block's first tile, which has no anchor,
-looks back as before and publishes its inclusive prefix.
+written is what costs (measured below). Only a block's first tile, which has no anchor, and
+the tiles of a grid wider than one poll look back as before and publish their inclusive
+prefixes.
 [changed] */
 #pragma once
 
