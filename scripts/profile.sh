@@ -45,6 +45,8 @@ profiles=(
   "compact4|compact4_kernel|3|ch13_scan/compact4_bulk_copy_ring --n 256M --threads 512 --iters 3"
   "compact5|compact5_kernel|3|ch13_scan/compact5_lane_runs --n 256M --threads 512 --iters 3"
   "scan10|scan10_kernel|3|ch13_scan/scan10_early_refill --n 256M --iters 3"
+  "scan11|scan10_kernel|3|ch13_scan/scan11_anchored_lookback --n 256M --iters 3"
+  "compact6|compact5_kernel|3|ch13_scan/compact6_anchored_lookback --n 256M --threads 512 --iters 3"
   "reduce11b|reduction11b_kernel|3|ch12_reduction/reduction11b_vectorized_atomics --n 256M --iters 3"
   "histogram13|histogram_lane_columns_kernel|3|extras_histogram/histogram_lane_columns_atomic --n 256M --iters 3"
   "histogram16|histogram_permute_kernel|3|extras_histogram/histogram_lane_columns_permute --n 256M --iters 3"
