@@ -5,7 +5,8 @@ Compared with variant 5: the same kernel, with scan variant 11's look-back. Warp
 block's own last tile, whose inclusive prefix it computed a step ago, as the anchor of its
 look-back, so it needs only the aggregates of the tiles in between, and after its first tile
 the block publishes nothing but aggregates: no block writes an inclusive prefix into the
-status words the others are reading. The block size must be a power of two from 32 to 512.
+status words the others are reading (except on a grid wider than one poll, as in scan
+variant 11). The block size must be a power of two from 32 to 512.
 [changed] */
 #pragma once
 
