@@ -398,8 +398,7 @@ enum class FloatData {
   /// without drift; a CPU test checks the default seed up to 2^28 elements), at most 24
   /// significant bits. Float scans of these are exact in any order, and compared exactly.
   Grid,
-  /// Uniform in [-1, 1) with 24 random bits: scans are rounded, compared within
-  /// float_scan_gamma().
+  /// Uniform in [-1, 1) with 24 random bits: scans are rounded (tests/float_bound.h).
   Uniform
 };
 
@@ -420,31 +419,8 @@ std::vector<Wide<T>> reference_scan(const std::vector<T>& in, ScanKind kind) {
   return out;
 }
 
-/// The scan of |x| in double precision: the scale \f$S_i = \sum_{j} |x_j|\f$ of the rounding
-/// error of each float prefix.
-inline std::vector<double> reference_abs_scan(const std::vector<float>& in, ScanKind kind) {
-  std::vector<float> magnitudes(in.size());
-  for (std::size_t i = 0; i < in.size(); ++i) magnitudes[i] = std::fabs(in[i]);
-  return reference_scan(magnitudes, kind);
-}
-
-/// The relative bound \f$\gamma\f$ of a float scan of \p n elements: we accept
-/// \f$|\hat y_i - y_i| \le \gamma\, S_i\f$ with
-/// \f[ \gamma = \bigl(4 \lceil \log_2 (n+2) \rceil + 2 \lceil n / 512 \rceil + 32\bigr)\, 2^{-24}. \f]
-/// A float sum of terms whose magnitudes add up to S, through a chain of k roundings, is off
-/// by at most about \f$k\, u\, S\f$ (\f$u = 2^{-24}\f$). The tree-shaped parts of every
-/// variant (warp, block, recursion levels) take at most \f$4 \log_2 n\f$ steps; the serial
-/// parts one rounding per step: the carry from tile to tile of the two-level kernels (fewer
-/// than \f$n/512\f$ tiles per subarray) and the look-back (at most two per tile of at least
-/// 512 elements). The exact tests (int, FloatData::Grid) check where every element lands.
-inline double float_scan_gamma(std::size_t n) {
-  const double log2n = std::ceil(std::log2(static_cast<double>(n) + 2.0));
-  const double tiles = std::ceil(static_cast<double>(n) / 512.0);
-  return (4.0 * log2n + 2.0 * tiles + 32.0) * std::ldexp(1.0, -24);
-}
-
 /// A scan against its reference in Wide<T>: every element equal, or, where \p gamma is not 0
-/// (rounded float scans), within \p gamma times \p scale[i] (reference_abs_scan). NaN never
+/// (rounded float scans; tests/float_bound.h), within \p gamma times \p scale[i]. NaN never
 /// matches. Only the first and last five mismatches are formatted, so that a variant that gets
 /// every element of 2^28 wrong is reported as quickly as one that is right.
 template <typename T>
