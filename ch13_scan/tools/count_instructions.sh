@@ -86,12 +86,9 @@ table() { printf '%s\n' "$header" "${lines[@]}"; }
 
 release=$("$cuobjdump" --version | grep -o 'release [0-9.]*' | head -1)
 if [ "$csv" = 1 ]; then
-  echo "# program: $program"
-  echo "# command: $command_line"
-  echo "# date: $(date -u +%F)"
-  echo "# gpu: none needed (SASS of a cubin compiled for sm_90)"
-  echo "# cuobjdump: ${release:-unknown}"
-  echo "# counted: instructions between the two clock reads that bracket each warp scan of 32 int; NOPs apart"
+  printf '# %s\n' "program: $program" "command: $command_line" "date: $(date -u +%F)" \
+    "gpu: none needed (SASS of a cubin compiled for sm_90)" "cuobjdump: ${release:-unknown}" \
+    "counted: instructions between the two clock reads that bracket each warp scan of 32 int; NOPs apart"
   # Cells that hold a comma or a quote are quoted, their quotes doubled.
   table | awk -F'|' -v OFS=, '{
     for (i = 1; i <= NF; i++) if ($i ~ /[,"]/) { gsub(/"/, "\"\"", $i); $i = "\"" $i "\"" }
