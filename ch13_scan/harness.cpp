@@ -162,53 +162,6 @@ Measurement CompactBench::measure(const CompactVariant& v, int threads, std::siz
 
 namespace {
 
-// Warp and block level: scans of independent segments, repeated in registers or shared memory
-// so that the scan itself, not memory, sets the time. One checked call (reps = 1), then the
-// median of reps-long calls; the rate counts n x reps elements scanned.
-class SegmentBench {
- public:
-  SegmentBench(std::size_t n, std::uint64_t seed, int iters)
-      : n_(n), iters_(iters), in_(make_floats(n, seed, FloatData::Grid)), d_in_(n), d_out_(n),
-        host_out_(n) {
-    hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
-  }
-
-  template <typename Row>
-  Measurement measure(const Row& v, int threads, int reps, bool check) {
-    const SegmentLauncher<float> launch = v.launch.for_float;
-    Measurement m;
-    m.checked = check;
-    if (check) {
-      hb::poison(d_out_.data(), d_out_.bytes(), 0xA5, stream_);
-      launch(d_in_.data(), d_out_.data(), n_, ScanKind::Inclusive, threads, 1, stream_);
-      hb::copy_to_host(host_out_.data(), d_out_.data(), n_, stream_);
-      std::vector<double>& want = want_[v.segment(threads)];
-      if (want.empty() && n_ > 0) {
-        want.resize(n_);
-        cpu_segmented_scan(want.data(), in_.data(), n_, v.segment(threads), ScanKind::Inclusive);
-      }
-      const hb::CompareResult r = compare_scan(host_out_.data(), want.data(), n_);
-      record(m, r.ok, r.report);
-    }
-    m.median_ms = hb::time_events(
-        [&](cudaStream_t st) {
-          launch(d_in_.data(), d_out_.data(), n_, ScanKind::Inclusive, threads, reps, st);
-        },
-        stream_, kWarmup, iters_).median_ms;
-    m.rates = {hb::gbs(static_cast<double>(n_) * reps, m.median_ms)};
-    return m;
-  }
-
- private:
-  std::size_t n_;
-  int iters_;
-  std::vector<float> in_;
-  hb::DeviceBuffer<float> d_in_, d_out_;
-  std::vector<float> host_out_;
-  hb::Stream stream_;
-  std::map<std::size_t, std::vector<double>> want_;  // by segment length
-};
-
 // ---------------------------------------------------------------------------------------
 // The programs.
 
@@ -410,13 +363,45 @@ int device_sweeps(Bench& bench, const typename Level::Row* selected, const hb::C
   return 0;
 }
 
-// The synthetic sweep of the warp- or block-level scans: one column per block size (warp: the
-// --threads given), in G scans/s.
+// The synthetic sweep of the warp- or block-level scans: scans of independent segments,
+// repeated in registers or shared memory so that the scan itself, not memory, sets the time.
+// One checked call (reps = 1), then the median of reps-long calls; one column per block size
+// (warp: the --threads given), in G scans/s (n x reps elements scanned per second).
 template <typename Row>
 void segment_sweep(const std::vector<Row>& table, bool warp, const hb::Cli& cli, const Flags& f,
                    int reps, hb::Failures& failures) {
   const auto& opt = cli.options();
-  SegmentBench bench(opt.n, opt.seed, opt.iters);
+  const std::size_t n = opt.n;
+  const std::vector<float> in = make_floats(n, opt.seed, FloatData::Grid);
+  hb::DeviceBuffer<float> d_in(n), d_out(n);
+  std::vector<float> host_out(n);
+  hb::Stream stream;
+  hb::copy_to_device(d_in.data(), in.data(), d_in.bytes());
+  std::map<std::size_t, std::vector<double>> wants;  // by segment length
+  const auto measure = [&](const Row& v, int threads) {
+    const SegmentLauncher<float> launch = v.launch.for_float;
+    Measurement m;
+    m.checked = !opt.no_check;
+    if (m.checked) {
+      hb::poison(d_out.data(), d_out.bytes(), 0xA5, stream);
+      launch(d_in.data(), d_out.data(), n, ScanKind::Inclusive, threads, 1, stream);
+      hb::copy_to_host(host_out.data(), d_out.data(), n, stream);
+      std::vector<double>& want = wants[v.segment(threads)];
+      if (want.empty() && n > 0) {
+        want.resize(n);
+        cpu_segmented_scan(want.data(), in.data(), n, v.segment(threads), ScanKind::Inclusive);
+      }
+      const hb::CompareResult r = compare_scan(host_out.data(), want.data(), n);
+      record(m, r.ok, r.report);
+    }
+    m.median_ms = hb::time_events(
+        [&](cudaStream_t st) {
+          launch(d_in.data(), d_out.data(), n, ScanKind::Inclusive, threads, reps, st);
+        },
+        stream, kWarmup, opt.iters).median_ms;
+    m.rates = {hb::gbs(static_cast<double>(n) * reps, m.median_ms)};
+    return m;
+  };
   const std::vector<int> sizes = warp ? std::vector<int>{f.threads}
                                       : std::vector<int>(std::begin(hb::kSweepBlockSizes),
                                                          std::end(hb::kSweepBlockSizes));
@@ -440,7 +425,7 @@ void segment_sweep(const std::vector<Row>& table, bool warp, const hb::Cli& cli,
         cells.push_back("-");
         continue;
       }
-      const Measurement m = bench.measure(v, t, reps, !opt.no_check);
+      const Measurement m = measure(v, t);
       if (!m.ok) failures.add(v.label() + ", " + std::to_string(t) + " threads: " + m.failure);
       ok = ok && m.ok;
       cells.push_back(hb::fixed(m.rates[0], 1));
