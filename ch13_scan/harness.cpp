@@ -1,12 +1,9 @@
 // Measuring and checking the variants, and the programs built on that: one program per
-// device-wide scan and per compaction, and the drivers `scan` and `compact`.
-//
-// Every number we print follows the same rules (hb::measure_checked): the input lives in device
-// memory before the clock starts, every buffer a launcher needs is allocated before the clock
-// starts, the time is the median of CUDA-event-timed repetitions enqueued back to back, and GB/s
-// counts the bytes a scan must move (n reads and n writes of the element type; a compaction
-// reads n and writes the selected elements), in decimal units (1e9 bytes/s). Each configuration
-// is checked against the CPU before and after its timed repetitions.
+// device-wide scan and per compaction, and the drivers `scan` and `compact`. Every number follows
+// hb::measure_checked (the input on the device and every buffer allocated before the clock
+// starts; the median of event-timed repetitions; checked against the CPU before and after), and
+// GB/s counts the bytes a scan must move (n reads and n writes; a compaction reads n and writes
+// the selected elements), in 1e9 bytes/s.
 #include <algorithm>
 #include <iostream>
 #include <map>
@@ -39,10 +36,6 @@ std::vector<T> exact_inputs(std::size_t n, std::uint64_t seed) {
   else return make_floats(n, seed, FloatData::Grid);
 }
 
-double device_copy_gbs(std::size_t bytes, int iters) {
-  return bytes == 0 ? 0.0 : hb::measure_device_copy(bytes, iters).gbs;
-}
-
 std::string data_text(bool floats, std::uint64_t seed) {
   return (floats ? "float multiples of 2^-8 in [-1, 1) (scans exact in any order), seed "
                  : "int32 uniform in [-1000, 1000], seed ") +
@@ -55,64 +48,68 @@ std::string data_text(bool floats, std::uint64_t seed) {
 // The benches.
 
 template <typename T>
+Bench<T>::Bench(std::vector<T> in, int iters, bool check)
+    : iters_(iters), check_(check), scratch_(in.size()), in_(std::move(in)), d_in_(in_.size()),
+      d_out_(in_.size() + 1), host_out_(in_.size() + 1) {
+  if (!in_.empty()) hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
+}
+
+template <typename T>
+double Bench<T>::copy_gbs(std::size_t n) const {
+  return n == 0 ? 0.0 : hb::measure_device_copy(n * sizeof(T), iters_).gbs;
+}
+
+template <typename T>
+double Bench<T>::time(bool on_cpu, const std::function<void()>& cpu,
+                      const std::function<void(cudaStream_t)>& poison,
+                      const std::function<void(cudaStream_t)>& call,
+                      const std::function<bool()>& check) {
+  if (!on_cpu)
+    return hb::measure_checked(poison, call, check, stream_, kWarmup, iters_, check_).median_ms;
+  const double ms = hb::time_host(cpu, 1, std::min(iters_, 5)).median_ms;
+  if (check_) check();
+  return ms;
+}
+
+template <typename T>
 ScanBench<T>::ScanBench(std::size_t max_n, ScanKind kind, std::uint64_t seed, int iters, bool check)
-    : kind_(kind), iters_(iters), check_(check), scratch_(max_n),
-      in_(exact_inputs<T>(max_n, seed)), d_in_(max_n), d_out_(max_n + 1),
-      host_out_(max_n + 1) {
-  if (max_n > 0) hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
-  if (check_) want_ = reference_scan(in_, kind_);
+    : Bench<T>(exact_inputs<T>(max_n, seed), iters, check), kind_(kind) {
+  if (check) want_ = reference_scan(this->in_, kind_);
 }
 
 template <typename T>
 Measurement ScanBench<T>::measure(const ScanVariant& v, int threads, std::size_t n) {
   Measurement m;
-  m.checked = check_;
-  const auto compare = [&] {
-    const hb::CompareResult r = compare_scan(host_out_.data(), want_.data(), n);
-    record(m, r.ok, r.report);
-    return m.ok;
-  };
-  if (v.is_cpu()) {
-    m.median_ms = hb::time_host([&] { cpu_scan<T>(host_out_.data(), in_.data(), n, kind_); }, 1,
-                                std::min(iters_, 5)).median_ms;
-    if (check_) compare();
-  } else {
-    const ScanLauncher<T> launch = v.launch.template get<T>();
-    m.median_ms = hb::measure_checked(
-             [&](cudaStream_t st) { hb::poison(d_out_.data(), (n + 1) * sizeof(T), 0xA5, st); },
-             [&](cudaStream_t st) {
-               launch(d_in_.data(), d_out_.data(), n, kind_, threads, scratch_, st);
-             },
-             [&] {
-               hb::copy_to_host(host_out_.data(), d_out_.data(), n + 1, stream_);
-               record(m, hb::is_poisoned(host_out_[n]),
-                      "the element after the last one was overwritten");
-               return compare();
-             },
-             stream_, kWarmup, iters_, check_)
-             .median_ms;
-  }
+  m.checked = this->check_;
+  std::vector<T>& host = this->host_out_;
+  T* out = this->d_out_.data();
+  const ScanLauncher<T> launch = v.launch.template get<T>();
+  m.median_ms = this->time(
+      v.is_cpu(), [&] { cpu_scan<T>(host.data(), this->in_.data(), n, kind_); },
+      [&](cudaStream_t st) { hb::poison(out, (n + 1) * sizeof(T), 0xA5, st); },
+      [&](cudaStream_t st) {
+        launch(this->d_in_.data(), out, n, kind_, threads, this->scratch_, st);
+      },
+      [&] {
+        if (!v.is_cpu()) {
+          hb::copy_to_host(host.data(), out, n + 1, this->stream_);
+          record(m, hb::is_poisoned(host[n]), "the element after the last one was overwritten");
+        }
+        const hb::CompareResult r = compare_scan(host.data(), want_.data(), n);
+        record(m, r.ok, r.report);
+        return m.ok;
+      });
   m.rates = {hb::gbs(2.0 * n * sizeof(T), m.median_ms)};
   return m;
 }
 
-template <typename T>
-double ScanBench<T>::copy_gbs(std::size_t n) const {
-  return device_copy_gbs(n * sizeof(T), iters_);
-}
-
+template class Bench<int>;
+template class Bench<float>;
 template class ScanBench<int>;
 template class ScanBench<float>;
 
-double CompactBench::copy_gbs(std::size_t n) const {
-  return device_copy_gbs(n * sizeof(int), iters_);
-}
-
 CompactBench::CompactBench(std::size_t max_n, std::uint64_t seed, int iters, bool check)
-    : iters_(iters), check_(check), scratch_(max_n), in_(make_ints(max_n, seed)), d_in_(max_n),
-      d_out_(max_n + 1), d_count_(1), host_out_(max_n + 1) {
-  if (max_n > 0) hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
-}
+    : Bench<int>(make_ints(max_n, seed), iters, check), d_count_(1) {}
 
 Measurement CompactBench::measure(const CompactVariant& v, int threads, std::size_t n) {
   Measurement m;
@@ -122,17 +119,6 @@ Measurement CompactBench::measure(const CompactVariant& v, int threads, std::siz
     want_n_ = n;
   }
   std::size_t count = 0;
-  const auto compare = [&] {
-    if (count != want_.size()) {
-      record(m, false, "selected " + std::to_string(count) + " elements, the CPU " +
-                           std::to_string(want_.size()));
-    } else {
-      const hb::CompareResult r =
-          hb::compare_exact(host_out_.data(), want_.data(), count, "selected elements");
-      record(m, r.ok, r.report);
-    }
-    return m.ok;
-  };
   // The count the GPU wrote (0 when it is not a count of n inputs).
   const auto read_count = [&] {
     int c = 0;
@@ -141,30 +127,33 @@ Measurement CompactBench::measure(const CompactVariant& v, int threads, std::siz
            "count " + std::to_string(c) + " for " + std::to_string(n) + " inputs");
     return c >= 0 && std::size_t(c) <= n ? std::size_t(c) : 0;
   };
-  if (v.is_cpu()) {
-    m.median_ms =
-        hb::time_host([&] { count = cpu_compact(host_out_.data(), in_.data(), n, IsOdd{}); }, 1,
-                      std::min(iters_, 5)).median_ms;
-    if (check_) compare();
-  } else {
-    m.median_ms = hb::measure_checked(
-             [&](cudaStream_t st) {
-               hb::poison(d_out_.data(), (n + 1) * sizeof(int), 0xA5, st);
-               hb::poison(d_count_.data(), sizeof(int), 0xA5, st);
-             },
-             [&](cudaStream_t st) {
-               v.launch(d_in_.data(), d_out_.data(), n, d_count_.data(), threads, scratch_, st);
-             },
-             [&] {
-               count = read_count();
-               hb::copy_to_host(host_out_.data(), d_out_.data(), count + 1, stream_);
-               record(m, hb::is_poisoned(host_out_[count]),
-                      "the element after the last selected one was written");
-               return compare();
-             },
-             stream_, kWarmup, iters_, check_).median_ms;
-    if (!check_) count = read_count();
-  }
+  m.median_ms = time(
+      v.is_cpu(), [&] { count = cpu_compact(host_out_.data(), in_.data(), n, IsOdd{}); },
+      [&](cudaStream_t st) {
+        hb::poison(d_out_.data(), (n + 1) * sizeof(int), 0xA5, st);
+        hb::poison(d_count_.data(), sizeof(int), 0xA5, st);
+      },
+      [&](cudaStream_t st) {
+        v.launch(d_in_.data(), d_out_.data(), n, d_count_.data(), threads, scratch_, st);
+      },
+      [&] {
+        if (!v.is_cpu()) {
+          count = read_count();
+          hb::copy_to_host(host_out_.data(), d_out_.data(), count + 1, stream_);
+          record(m, hb::is_poisoned(host_out_[count]),
+                 "the element after the last selected one was written");
+        }
+        if (count != want_.size()) {
+          record(m, false, "selected " + std::to_string(count) + " elements, the CPU " +
+                               std::to_string(want_.size()));
+        } else {
+          const hb::CompareResult r =
+              hb::compare_exact(host_out_.data(), want_.data(), count, "selected elements");
+          record(m, r.ok, r.report);
+        }
+        return m.ok;
+      });
+  if (!check_ && !v.is_cpu()) count = read_count();
   m.rates = {hb::gbs(static_cast<double>(n), m.median_ms),
              hb::gbs(4.0 * double(n + count), m.median_ms)};
   m.selected = count;
@@ -172,53 +161,6 @@ Measurement CompactBench::measure(const CompactVariant& v, int threads, std::siz
 }
 
 namespace {
-
-// Warp and block level: scans of independent segments, repeated in registers or shared memory
-// so that the scan itself, not memory, sets the time. One checked call (reps = 1), then the
-// median of reps-long calls; the rate counts n x reps elements scanned.
-class SegmentBench {
- public:
-  SegmentBench(std::size_t n, std::uint64_t seed, int iters)
-      : n_(n), iters_(iters), in_(make_floats(n, seed, FloatData::Grid)), d_in_(n), d_out_(n),
-        host_out_(n) {
-    hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
-  }
-
-  template <typename Row>
-  Measurement measure(const Row& v, int threads, int reps, bool check) {
-    const SegmentLauncher<float> launch = v.launch.for_float;
-    Measurement m;
-    m.checked = check;
-    if (check) {
-      hb::poison(d_out_.data(), d_out_.bytes(), 0xA5, stream_);
-      launch(d_in_.data(), d_out_.data(), n_, ScanKind::Inclusive, threads, 1, stream_);
-      hb::copy_to_host(host_out_.data(), d_out_.data(), n_, stream_);
-      std::vector<double>& want = want_[v.segment(threads)];
-      if (want.empty() && n_ > 0) {
-        want.resize(n_);
-        cpu_segmented_scan(want.data(), in_.data(), n_, v.segment(threads), ScanKind::Inclusive);
-      }
-      const hb::CompareResult r = compare_scan(host_out_.data(), want.data(), n_);
-      record(m, r.ok, r.report);
-    }
-    m.median_ms = hb::time_events(
-        [&](cudaStream_t st) {
-          launch(d_in_.data(), d_out_.data(), n_, ScanKind::Inclusive, threads, reps, st);
-        },
-        stream_, kWarmup, iters_).median_ms;
-    m.rates = {hb::gbs(static_cast<double>(n_) * reps, m.median_ms)};
-    return m;
-  }
-
- private:
-  std::size_t n_;
-  int iters_;
-  std::vector<float> in_;
-  hb::DeviceBuffer<float> d_in_, d_out_;
-  std::vector<float> host_out_;
-  hb::Stream stream_;
-  std::map<std::size_t, std::vector<double>> want_;  // by segment length
-};
 
 // ---------------------------------------------------------------------------------------
 // The programs.
@@ -240,11 +182,7 @@ struct ScanLevel {
   using Row = ScanVariant;
   static const std::vector<Row>& rows() { return scan_variants(); }
   static constexpr bool kScan = true;
-  static constexpr const char* kProgram = "scan";
-  template <typename Bench>
-  static hb::SweepUnits units(const Bench& bench) {
-    return {{"GB/s"}, "copy", 0, [&bench](std::size_t n) { return bench.copy_gbs(n); }};
-  }
+  static std::vector<std::string> rates() { return {"GB/s"}; }
   static void facts(hb::Report& r, const hb::CommonOptions& opt, const Flags& f, std::size_t n) {
     r.fact("type", f.type);
     r.fact("scan", kind_name(f.kind()));
@@ -260,12 +198,7 @@ struct CompactLevel {
   using Row = CompactVariant;
   static const std::vector<Row>& rows() { return compact_variants(); }
   static constexpr bool kScan = false;
-  static constexpr const char* kProgram = "compact";
-  // The bytes a compaction moves against the device copy of its n inputs, in GB/s.
-  static hb::SweepUnits units(const CompactBench& bench) {
-    return {{"G elements/s", "GB/s"}, "copy", 1,
-            [&bench](std::size_t n) { return bench.copy_gbs(n); }};
-  }
+  static std::vector<std::string> rates() { return {"G elements/s", "GB/s"}; }
   static void facts(hb::Report& r, const hb::CommonOptions& opt, const Flags&, std::size_t n) {
     r.fact("n (int32 elements)", std::to_string(n));
     r.fact("data", data_text(false, opt.seed) + "; the odd ones are selected");
@@ -407,9 +340,11 @@ int device_sweeps(Bench& bench, const typename Level::Row* selected, const hb::C
                     },
                     v.picks_own()});
   }
-  const hb::SweepUnits units = Level::units(bench);
+  // The last rate, GB/s, against the device copy of the n inputs.
+  const hb::SweepUnits units = {Level::rates(), "copy", Level::rates().size() - 1,
+                                [&bench](std::size_t n) { return bench.copy_gbs(n); }};
   hb::BlockSweep threads = hb::block_size_sweep(rows, opt.n, units, failures);
-  add_facts(threads.report, std::string(Level::kProgram) + " (block-size sweep)", cli);
+  add_facts(threads.report, cli.spec().program + " (block-size sweep)", cli);
   Level::facts(threads.report, opt, f, opt.n);
   threads.report.fact("device copy (GB/s)", hb::fixed(threads.ceiling, 1));
   if (sweep != "sizes") {
@@ -419,7 +354,7 @@ int device_sweeps(Bench& bench, const typename Level::Row* selected, const hb::C
   }
   hb::Report sizes =
       hb::size_sweep(rows, threads.best_threads, 10, max_log2, units, failures);
-  add_facts(sizes, std::string(Level::kProgram) + " (size sweep)", cli);
+  add_facts(sizes, cli.spec().program + " (size sweep)", cli);
   Level::facts(sizes, opt, f, std::max(opt.n, std::size_t(1) << max_log2));
   sizes.fact("sizes", "2^10 .. 2^" + std::to_string(max_log2) +
                           " elements, prefixes of one input; each variant at its best block size "
@@ -428,13 +363,45 @@ int device_sweeps(Bench& bench, const typename Level::Row* selected, const hb::C
   return 0;
 }
 
-// The synthetic sweep of the warp- or block-level scans: one column per block size (warp: the
-// --threads given), in G scans/s.
+// The synthetic sweep of the warp- or block-level scans: scans of independent segments,
+// repeated in registers or shared memory so that the scan itself, not memory, sets the time.
+// One checked call (reps = 1), then the median of reps-long calls; one column per block size
+// (warp: the --threads given), in G scans/s (n x reps elements scanned per second).
 template <typename Row>
 void segment_sweep(const std::vector<Row>& table, bool warp, const hb::Cli& cli, const Flags& f,
                    int reps, hb::Failures& failures) {
   const auto& opt = cli.options();
-  SegmentBench bench(opt.n, opt.seed, opt.iters);
+  const std::size_t n = opt.n;
+  const std::vector<float> in = make_floats(n, opt.seed, FloatData::Grid);
+  hb::DeviceBuffer<float> d_in(n), d_out(n);
+  std::vector<float> host_out(n);
+  hb::Stream stream;
+  hb::copy_to_device(d_in.data(), in.data(), d_in.bytes());
+  std::map<std::size_t, std::vector<double>> wants;  // by segment length
+  const auto measure = [&](const Row& v, int threads) {
+    const SegmentLauncher<float> launch = v.launch.for_float;
+    Measurement m;
+    m.checked = !opt.no_check;
+    if (m.checked) {
+      hb::poison(d_out.data(), d_out.bytes(), 0xA5, stream);
+      launch(d_in.data(), d_out.data(), n, ScanKind::Inclusive, threads, 1, stream);
+      hb::copy_to_host(host_out.data(), d_out.data(), n, stream);
+      std::vector<double>& want = wants[v.segment(threads)];
+      if (want.empty() && n > 0) {
+        want.resize(n);
+        cpu_segmented_scan(want.data(), in.data(), n, v.segment(threads), ScanKind::Inclusive);
+      }
+      const hb::CompareResult r = compare_scan(host_out.data(), want.data(), n);
+      record(m, r.ok, r.report);
+    }
+    m.median_ms = hb::time_events(
+        [&](cudaStream_t st) {
+          launch(d_in.data(), d_out.data(), n, ScanKind::Inclusive, threads, reps, st);
+        },
+        stream, kWarmup, opt.iters).median_ms;
+    m.rates = {hb::gbs(static_cast<double>(n) * reps, m.median_ms)};
+    return m;
+  };
   const std::vector<int> sizes = warp ? std::vector<int>{f.threads}
                                       : std::vector<int>(std::begin(hb::kSweepBlockSizes),
                                                          std::end(hb::kSweepBlockSizes));
@@ -458,7 +425,7 @@ void segment_sweep(const std::vector<Row>& table, bool warp, const hb::Cli& cli,
         cells.push_back("-");
         continue;
       }
-      const Measurement m = bench.measure(v, t, reps, !opt.no_check);
+      const Measurement m = measure(v, t);
       if (!m.ok) failures.add(v.label() + ", " + std::to_string(t) + " threads: " + m.failure);
       ok = ok && m.ok;
       cells.push_back(hb::fixed(m.rates[0], 1));

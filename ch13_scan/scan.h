@@ -1,20 +1,18 @@
 /// \file
-/// \brief What every scan of chapter 13 shares: which scan to compute, the caller-owned scratch
-///        memory, one launcher signature per level, the four tables of variants (warp, block,
-///        device-wide scan, compaction) from which the programs, the drivers and the tests are
-///        made, and the inputs and checks around the CPU reference.
+/// \brief What every scan of chapter 13 shares: the kind of scan, the caller-owned scratch
+///        memory, one launcher signature per level, the four tables of variants, the benches,
+///        and the inputs and checks around the CPU reference.
 ///
-/// Each row of a table is one file of `kernels/<level>/`, in the order of the text (`ls` is the
-/// table of contents); the CPU references are kernels/device/00a_cpu.h and
-/// kernels/compact/00a_cpu.h. Launchers never allocate: every buffer they need comes from a
-/// Scratch that the caller builds once, before any timed region, for the largest input it will
-/// scan. Two calls that may run at the same time (different streams) need two Scratch objects.
+/// Launchers never allocate: every buffer comes from a Scratch that the caller builds once,
+/// before any timed region, for the largest input (one Scratch per concurrent stream).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -40,12 +38,10 @@ using hb::BlockRule;
 using hb::ceil_div;
 using hb::require_threads;
 
-/// Which scan a launcher computes (section 13.1). The inclusive scan writes
-/// \f$y_i = x_0 \oplus \dots \oplus x_i\f$, the exclusive scan
-/// \f$y_i = x_0 \oplus \dots \oplus x_{i-1}\f$ with \f$y_0\f$ the identity (0 for +).
+/// Which scan a launcher computes (section 13.1): inclusive \f$y_i = x_0 \oplus \dots \oplus
+/// x_i\f$, or exclusive \f$y_i = x_0 \oplus \dots \oplus x_{i-1}\f$ with \f$y_0\f$ the identity.
 enum class ScanKind { Inclusive, Exclusive };
 
-/// "inclusive" or "exclusive", for tables and messages.
 inline const char* kind_name(ScanKind kind) {
   return kind == ScanKind::Inclusive ? "inclusive" : "exclusive";
 }
@@ -54,35 +50,31 @@ inline const char* kind_name(ScanKind kind) {
 template <typename T>
 using Wide = std::conditional_t<std::is_same_v<T, int>, long long, double>;
 
-/// Elements per thread of the single-pass kernels (variant 6 and compaction 2): four
-/// 16-byte vectors of 4-byte elements. Kept here because the scratch memory is sized by it.
+// Elements per thread and dynamic shared memory per thread of the tile kernels (the scratch
+// memory is sized by kLookbackItems, the smallest tile).
+/// Variant 6 and compaction 2: four 16-byte vectors of 4-byte elements.
 constexpr int kLookbackItems = 16;
-/// Elements per thread of variants 7 and 8 and compactions 3 and 4, whose tiles are staged in
-/// shared memory (32 KB for 256 threads of int): eight 16-byte vectors.
+/// Variants 7 and 8, compactions 3 and 4, whose tiles are staged in shared memory (32 KB for
+/// 256 threads of int): eight 16-byte vectors.
 constexpr int kBulkItems = 32;
-/// Dynamic shared memory per thread of variant 7 and compaction 3 (their staged tile).
-constexpr unsigned kBulkTileBytesPerThread = kBulkItems * 4;
-/// Tiles of 32 elements per thread in the shared-memory ring of each block of variant 8 and
-/// compaction 4: one being scanned, the others on their way.
+constexpr unsigned kBulkTileBytesPerThread = kBulkItems * 4;  ///< variant 7, compaction 3
+/// Tiles per block in the shared-memory ring of variant 8 and compaction 4: one being
+/// scanned, the others on their way.
 constexpr int kRingStages = 3;
-/// Dynamic shared memory per thread of variant 8 (its ring of tiles).
-constexpr unsigned kRingBytesPerThread = kRingStages * kBulkTileBytesPerThread;
-/// Elements per thread of variant 10's tiles: nine 16-byte vectors. Its results leave from
-/// registers, so its ring of three such tiles (432 bytes per thread, 216 KB at 512 threads)
-/// is the largest that the 227 KB of an H100 block holds.
+constexpr unsigned kRingBytesPerThread = kRingStages * kBulkTileBytesPerThread;  ///< variant 8
+/// Variant 10: nine 16-byte vectors. Its results leave from registers, so its ring of three
+/// such tiles (432 bytes per thread, 216 KB at 512 threads) is the largest that the 227 KB of
+/// an H100 block holds.
 constexpr int kEarlyRefillItems = 36;
-/// Dynamic shared memory per thread of variant 10.
 constexpr unsigned kEarlyRefillBytesPerThread = kRingStages * kEarlyRefillItems * 4;
-/// Elements per thread of compaction 4's tiles: nine 16-byte vectors. Its ring of three such
-/// tiles takes 432 bytes per thread, 216 KB at 512 threads, which the 227 KB a block may have
-/// on the H100 still hold (the page's compaction 4 section says why the larger tile;
-/// scripts/compact_tile_sweep.sh rebuilds it with CH13_COMPACT_RING_ITEMS set to others).
+/// Compaction 4: nine 16-byte vectors, a ring of 216 KB at 512 threads (the page's compaction
+/// 4 section says why the larger tile; scripts/compact_tile_sweep.sh rebuilds it with
+/// CH13_COMPACT_RING_ITEMS set to others).
 #ifndef CH13_COMPACT_RING_ITEMS
 #define CH13_COMPACT_RING_ITEMS 36
 #endif
 constexpr int kCompactRingItems = CH13_COMPACT_RING_ITEMS;
 static_assert(kCompactRingItems % 4 == 0, "a tile's rows are 16-byte vectors");
-/// Dynamic shared memory per thread of compaction 4 (its ring of tiles).
 constexpr unsigned kCompactRingBytesPerThread = kRingStages * kCompactRingItems * 4;
 /// Compaction 5's ring: kLaneRunStages tiles of kLaneRunItems elements per thread, the shape
 /// of compaction 4's (nine 16-byte vectors per run, an odd number, so that the lanes' runs
@@ -98,10 +90,9 @@ constexpr int kLaneRunItems = CH13_LANE_RUN_ITEMS;
 constexpr int kLaneRunStages = CH13_LANE_RUN_STAGES;
 static_assert(kLaneRunItems % 4 == 0 && kLaneRunItems >= kLookbackItems,
               "runs of 16-byte vectors, tiles no smaller than the Scratch's smallest");
-/// Dynamic shared memory per thread of compaction 5.
 constexpr unsigned kLaneRunBytesPerThread = kLaneRunStages * kLaneRunItems * 4;
-/// What variants 7 and 8 and compactions 3 and 4 need from the GPU: the bulk-copy engine of
-/// compute capability 9.0, and below it what runs in its place.
+/// What the bulk-copy variants need from the GPU: the bulk-copy engine of compute capability
+/// 9.0, and below it what runs in its place.
 inline constexpr hb::Needs kBulkCopyNeeds = {
     90, "every thread stages 16-byte vectors of the tile (no bulk-copy engine before 9.0)"};
 
@@ -112,28 +103,24 @@ bool fits_shared_memory(unsigned bytes_per_thread, int threads);
 void require_shared_memory(const std::string& variant, unsigned bytes_per_thread, int threads);
 
 /// Device memory every device-level variant may need, sized once for inputs of up to max_n
-/// 4-byte elements (variants/device.cu).
+/// 4-byte elements (variants/device.cu). Scratch() holds nothing: enough for calls rejected
+/// before they reach the GPU (the CPU-only tests).
 class Scratch {
  public:
-  /// Holds nothing: enough for calls rejected before they reach the GPU (the CPU-only tests).
   Scratch() = default;
-  /// Allocates every buffer for inputs of up to \p max_n elements on the current device and
-  /// initializes the state of the single-pass kernels.
   explicit Scratch(std::size_t max_n);
 
-  /// Room for the per-tile totals of every level of a recursive scan (variants 1 to 4): at
-  /// most \f$N/31 + 64\f$ elements for tiles of at least 32 elements.
+  /// The per-tile totals of every level of a recursive scan (variants 1 to 4).
   template <typename T>
   T* levels(std::size_t count) const {
     return levels_.fit<T>(count, "levels");
   }
-  /// The fixed, small array of partials of the two-level variants (5a-5c, compaction 1).
+  /// The partials of the two-level variants (5a-5c, compaction 1): at most max_partials(), one
+  /// per block that fits on the GPU at once, counting 32 blocks per SM (the hardware's limit).
   template <typename T>
   T* partials(std::size_t count) const {
     return partials_.fit<T>(count, "partials");
   }
-  /// The most partials the two-level variants may use: one per block that fits on the GPU
-  /// at once, counting 32 blocks per SM (the hardware's limit).
   std::size_t max_partials() const { return max_partials_; }
 
   /// The state of the decoupled look-back (scan 6, compaction 2) for a launch of \p tiles
@@ -143,10 +130,9 @@ class Scratch {
   /// status words and restarts the epochs (on \p stream) so that an epoch never repeats
   /// while an old status word could still carry it (see kernels/device/06_decoupled_lookback.cuh).
   unsigned long long* lookback_status(std::size_t tiles, cudaStream_t stream);
-  /// The tile counter of the look-back (the word described above).
   unsigned long long* lookback_counter() const { return counter_.data(); }
-  /// Sets the calls between two restarts of the epochs (1 to 2^31 - 2, the default); tests make
-  /// it small to exercise the restart.
+  /// Calls between two restarts of the epochs (1 to 2^31 - 2, the default); tests make it
+  /// small to exercise the restart.
   void set_epoch_period(std::uint32_t calls);
 
   /// Temporary storage for CUB (scan 0b and compaction 0b), enough for max_n elements.
@@ -173,29 +159,22 @@ class Scratch {
 /// Elements of Scratch::levels() a recursive scan of \p n elements with tiles of \p tile
 /// elements needs: \f$\lceil n/t \rceil + \lceil n/t^2 \rceil + \dots\f$ down to one tile.
 std::size_t recursion_elements(std::size_t n, std::size_t tile);
-
-/// Bytes of temporary storage CUB's DeviceSelect::If needs for up to \p max_n elements
-/// (variants/compact.cu, where compaction 0b is compiled).
+/// Bytes of temporary storage CUB's DeviceSelect::If needs for up to \p max_n elements.
 std::size_t cub_select_bytes(std::size_t max_n);
 
-/// The one signature of the device-level scans: scan \p n elements of T at \p in (device)
-/// into \p out (device; may equal \p in), inclusive or exclusive, with blocks of \p threads
-/// threads, on \p stream. Asynchronous. Throws hb::UsageError, before any GPU work, when the
-/// variant does not accept \p threads.
+/// The device-level scans: scan \p n elements of T at \p in into \p out (may equal \p in),
+/// with blocks of \p threads threads, on \p stream, asynchronously (device memory). Throws
+/// hb::UsageError, before any GPU work, when the variant does not accept \p threads.
 template <typename T>
 using ScanLauncher = void (*)(const T* in, T* out, std::size_t n, ScanKind kind, int threads,
                               Scratch& scratch, cudaStream_t stream);
-
-/// The one signature of the compactions: copy the odd elements of the \p n int32 values at
-/// \p in to the front of \p out, in order, and write how many to \p count (all device
-/// memory). Only the first count elements of \p out are written.
+/// The compactions: copy the odd elements of the \p n values at \p in to the front of \p out,
+/// in order, and write how many to \p count; only those elements of \p out are written.
 using CompactLauncher = void (*)(const int* in, int* out, std::size_t n, int* count, int threads,
                                  Scratch& scratch, cudaStream_t stream);
-
-/// The one signature of the warp- and block-level test kernels: scan every segment (32
-/// elements for a warp, one tile for a block) of the \p n elements at \p in independently,
-/// \p reps times in a row (the output of one repetition is the input of the next; 1 for the
-/// plain scan), and write the result to \p out. \p threads is the block size.
+/// The warp- and block-level test kernels: scan every segment (32 elements for a warp, one
+/// tile for a block) independently, \p reps times in a row (each repetition scans the last
+/// one's output; 1 for the plain scan). \p threads is the block size.
 template <typename T>
 using SegmentLauncher = void (*)(const T* in, T* out, std::size_t n, ScanKind kind, int threads,
                                  int reps, cudaStream_t stream);
@@ -205,7 +184,6 @@ template <template <typename> class Launcher>
 struct IntAndFloat {
   Launcher<int> for_int = nullptr;
   Launcher<float> for_float = nullptr;
-  /// False for the CPU reference, which has none.
   explicit operator bool() const { return for_int != nullptr && for_float != nullptr; }
   template <typename T>
   Launcher<T> get() const {
@@ -214,8 +192,7 @@ struct IntAndFloat {
   }
 };
 
-/// The four tables of the chapter; each row is a file of `kernels/warp/`, `kernels/block/`,
-/// `kernels/device/` or `kernels/compact/`.
+/// The four tables of the chapter, one per folder of kernels/.
 enum class Level { Warp, Block, Device, Compact };
 
 /// Another instantiation of a row's kernel file that the sweeps and tests run just before the
@@ -230,26 +207,23 @@ struct Alternate {
 /// The block size of the per-variant programs and of the tests' first runs.
 constexpr int kDefaultThreads = 256;
 
-/// One row of a table: what the programs, the drivers and the tests need to know about one
-/// variant.
+/// One row of a table: one file of kernels/<level>/, and what the programs, the drivers and
+/// the tests need to know about it.
 template <Level kLevel, typename Launch>
 struct Variant {
   const char* id;     ///< "0a", "1", "5c", in the text's order: the file's number
   const char* name;   ///< "scan_then_fan": as in `kernels/device/03_scan_then_fan.cuh`
   const char* title;  ///< one line for tables and --help
   Launch launch;      ///< empty for the CPU reference
-  /// The block sizes it takes (Cpu: the CPU reference; Library: CUB's own; Own: the variant's
-  /// choice from n)
-  BlockRule threads;
-  /// Elements of a block's tile per thread (1, 2 for Blelloch, kLookbackItems, kBulkItems):
-  /// the tests cover the edges of the tiles.
+  BlockRule threads;  ///< Cpu: the CPU reference; Library: CUB's own; Own: chosen from n
+  /// Elements of a block's tile per thread: the tests cover the edges of the tiles.
   int items_per_thread = 1;
   hb::Needs needs = {};  ///< the GPU its headline form needs, and what runs below it
   unsigned tile_bytes_per_thread = 0;  ///< dynamic shared memory per thread of a block (0: none)
-  /// Whether it uses the look-back state of Scratch (tickets, status words, epochs), which
-  /// carries over from call to call: the tests mix such calls back to back.
+  /// Whether it uses the look-back state of Scratch, which carries over from call to call:
+  /// the tests mix such calls back to back.
   bool shares_lookback = false;
-  Alternate<Launch> alternate = {};  ///< another instantiation to run beside it
+  Alternate<Launch> alternate = {};
 
   /// "scan3_scan_then_fan": the name of the variant's program (scan and compaction tables).
   std::string program() const { return prefix() + id + "_" + name; }
@@ -269,8 +243,7 @@ struct Variant {
   int default_threads() const {
     return is_cpu() || is_library() || picks_own() ? 0 : kDefaultThreads;
   }
-  /// Elements one scan covers with blocks of \p block_threads threads: a warp's 32 at the warp
-  /// level, else a block's tile.
+  /// Elements one scan covers: a warp's 32 at the warp level, else a block's tile.
   std::size_t segment(int block_threads) const {
     return kLevel == Level::Warp ? 32 : std::size_t(block_threads) * items_per_thread;
   }
@@ -287,20 +260,17 @@ using BlockVariant = Variant<Level::Block, IntAndFloat<SegmentLauncher>>;
 using ScanVariant = Variant<Level::Device, IntAndFloat<ScanLauncher>>;
 using CompactVariant = Variant<Level::Compact, CompactLauncher>;
 
-/// Every warp-level scan, variant 0 (CUB) first (variants/warp.cu).
+// The tables (variants/<level>.cu), the references first: CUB (warp, block), the CPU (scan,
+// compact).
 const std::vector<WarpVariant>& warp_variants();
-/// Every block-level scan, variant 0 (CUB) first (variants/block.cu).
 const std::vector<BlockVariant>& block_variants();
-/// Every device-level scan, variant 0a (the CPU reference) first (variants/device.cu).
 const std::vector<ScanVariant>& scan_variants();
-/// Every stream compaction, variant 0a (the CPU reference) first (variants/compact.cu).
 const std::vector<CompactVariant>& compact_variants();
 
-/// The scan variant with id \p id ("6", "5c"); throws hb::UsageError listing the valid ids.
+/// The row with id \p id ("6", "5c"); throws hb::UsageError listing the valid ids.
 inline const ScanVariant& find_scan_variant(std::string_view id) {
   return hb::find_row(scan_variants(), id, "--variant", "scan ");
 }
-/// The compaction variant with id \p id; throws hb::UsageError listing the valid ids.
 inline const CompactVariant& find_compact_variant(std::string_view id) {
   return hb::find_row(compact_variants(), id, "--variant", "compaction ");
 }
@@ -312,83 +282,87 @@ std::vector<Row> with_alternates(const std::vector<Row>& table) {
   std::vector<Row> rows;
   for (const Row& v : table) {
     if (v.alternate.id != nullptr) {
-      Row a = v;
+      Row& a = rows.emplace_back(v);
       a.id = v.alternate.id;
       a.title = v.alternate.title;
       a.launch = v.alternate.launch;
       a.alternate = {};
-      rows.push_back(a);
     }
     rows.push_back(v);
   }
   return rows;
 }
 
-/// One measured configuration (hb::Sample; its rates are GB/s for a scan, 1e9 elements/s and
-/// GB/s for a compaction), and how many elements a compaction selected.
+/// One measured configuration (rates: GB/s for a scan; 1e9 elements/s and GB/s for a
+/// compaction), and how many elements a compaction selected.
 struct Measurement : hb::Sample {
   std::size_t selected = 0;
 };
 
-/// The scan measurements of one program run: one input of max_n elements of T (int32 in
-/// [-1000, 1000], or float multiples of 2^-8: both scan exactly; the sizes measured are its
-/// prefixes) on the host and the device, its CPU scan, an output buffer with one guard element
-/// after the largest size, the scratch memory and a stream, all allocated before anything is
-/// timed (harness.cpp; T is int or float).
+/// What the measurements of one program run share, all allocated before anything is timed
+/// (harness.cpp): an input of max_n elements of T on the host and the device, an output with
+/// one guard element after the largest size (the sizes measured are prefixes of the input),
+/// the scratch memory and a stream. \p check false skips the comparisons (--no-check).
 template <typename T>
-class ScanBench {
+class Bench {
  public:
-  /// \p check false skips the comparisons (--no-check).
-  ScanBench(std::size_t max_n, ScanKind kind, std::uint64_t seed, int iters, bool check);
-  /// Runs variant \p v with blocks of \p threads threads on the first \p n elements with
-  /// hb::measure_checked, into a poisoned output whose guard element must stay poisoned; the
-  /// CPU row is timed with the host clock instead. GB/s counts n reads and n writes of T.
-  Measurement measure(const ScanVariant& v, int threads, std::size_t n);
   /// The device copy rate of n elements (read and write, 2 n elements counted), GB/s.
   double copy_gbs(std::size_t n) const;
 
- private:
-  ScanKind kind_;
+ protected:
+  Bench(std::vector<T> in, int iters, bool check);
+  /// The CPU row (\p cpu) timed with the host clock, then checked; a GPU row (\p call) timed by
+  /// hb::measure_checked into an output that \p poison poisons, its guard element included.
+  double time(bool on_cpu, const std::function<void()>& cpu,
+              const std::function<void(cudaStream_t)>& poison,
+              const std::function<void(cudaStream_t)>& call, const std::function<bool()>& check);
+
   int iters_;
   bool check_;
   Scratch scratch_;
   hb::Stream stream_;
   std::vector<T> in_;
-  std::vector<Wide<T>> want_;
   hb::DeviceBuffer<T> d_in_, d_out_;
   std::vector<T> host_out_;
 };
 
-/// The compaction measurements of one program run (int32 inputs, uniform in [-1000, 1000],
-/// about half of them odd). GB/s counts the n elements read and the selected elements
-/// written, 1e9 elements/s the n inputs.
-class CompactBench {
+/// The scans of one program run: int32 in [-1000, 1000], or float multiples of 2^-8 (both
+/// scan exactly), and their CPU scan.
+template <typename T>
+class ScanBench : public Bench<T> {
+ public:
+  ScanBench(std::size_t max_n, ScanKind kind, std::uint64_t seed, int iters, bool check);
+  /// Runs variant \p v with blocks of \p threads threads on the first \p n elements; the
+  /// output must equal the CPU's and the guard element stay poisoned. GB/s counts n reads
+  /// and n writes of T.
+  Measurement measure(const ScanVariant& v, int threads, std::size_t n);
+
+ private:
+  ScanKind kind_;
+  std::vector<Wide<T>> want_;
+};
+
+/// The compactions of one program run (int32 inputs, uniform in [-1000, 1000], about half of
+/// them odd). GB/s counts the n elements read and the selected elements written, 1e9
+/// elements/s the n inputs.
+class CompactBench : public Bench<int> {
  public:
   CompactBench(std::size_t max_n, std::uint64_t seed, int iters, bool check);
   /// As ScanBench::measure: the count must match the CPU's, the first count elements must be
   /// the odd inputs in order, and the element after them must still be poisoned.
   Measurement measure(const CompactVariant& v, int threads, std::size_t n);
-  double copy_gbs(std::size_t n) const;
 
  private:
-  int iters_;
-  bool check_;
-  Scratch scratch_;
-  hb::Stream stream_;
-  std::vector<int> in_;
-  hb::DeviceBuffer<int> d_in_, d_out_, d_count_;
-  std::vector<int> host_out_;
+  hb::DeviceBuffer<int> d_count_;
   std::vector<int> want_;
   std::size_t want_n_ = ~std::size_t(0);
 };
 
-/// main() of the per-variant programs (scan3_scan_then_fan, compact2_decoupled_lookback, ...):
-/// runs variant \p id of the table the program's name starts with, and CUB, on default data,
-/// checks both against the CPU, and prints time, rate and % of CUB.
+/// main() of the per-variant programs (scan3_scan_then_fan, ...): variant \p id of the table
+/// the program's name starts with, and CUB, on default data, checked against the CPU.
 int variant_program_main(const char* program, const char* id, int argc, char** argv);
-/// main() of the drivers: `scan` (the block-size and size sweeps of the device-level scans
-/// against CUB, and the synthetic sweeps of the warp- and block-level scans) and `compact`
-/// (the same sweeps of the compactions against CUB's DeviceSelect).
+/// main() of the drivers `scan` and `compact`: the block-size and size sweeps of the device
+/// level against CUB, and (scan) the synthetic sweeps of the warp and block levels.
 int driver_main(const char* program, int argc, char** argv);
 
 // ---------------------------------------------------------------------------------------
@@ -406,33 +380,28 @@ T cpu_scan(T* out, const In* in, std::size_t n, ScanKind kind) {
 template <typename T, typename In = T>
 void cpu_segmented_scan(T* out, const In* in, std::size_t n, std::size_t segment, ScanKind kind) {
   for (std::size_t first = 0; first < n; first += segment) {
-    const std::size_t count = n - first < segment ? n - first : segment;
-    cpu_scan<T, In>(out + first, in + first, count, kind);
+    cpu_scan<T, In>(out + first, in + first, std::min(segment, n - first), kind);
   }
 }
 
-/// int32 inputs: uniform in [-1000, 1000], element i depending only on (seed, i). Their
-/// prefix sums stay far inside int32 for every size we use (a random walk of 2^30 steps of
-/// at most 1000 strays a few 10^7 from 0), so an int32 scan is exact and is compared exactly
-/// with the CPU's 64-bit scan.
+/// int32 inputs, uniform in [-1000, 1000], element i depending only on (seed, i). A random
+/// walk of 2^30 such steps strays a few 10^7 from 0, so int32 scans are exact, and compared
+/// exactly with the CPU's 64-bit scan.
 inline std::vector<int> make_ints(std::size_t n, std::uint64_t seed) {
   return hb::uniform_vector<int>(n, seed, -1000, 1000);
 }
 
-/// What float inputs look like.
+/// What float inputs look like (element i depending only on (seed, i)).
 enum class FloatData {
-  /// Multiples of 2^-8 in (-1, 1), symmetric about 0. Every partial sum that any scan forms
-  /// is the sum of a contiguous range, a multiple of 2^-8 below 2^16 in magnitude for the
-  /// sizes we use (a random walk without drift; a CPU test checks the default seed up to
-  /// 2^28 elements), so it needs at most 24 significant bits: float scans of these inputs
-  /// are exact in any order of additions and are compared exactly.
+  /// Multiples of 2^-8 in (-1, 1), symmetric about 0. Every partial sum of any scan is the sum
+  /// of a contiguous range: a multiple of 2^-8 below 2^16 in magnitude for our sizes (a walk
+  /// without drift; a CPU test checks the default seed up to 2^28 elements), at most 24
+  /// significant bits. Float scans of these are exact in any order, and compared exactly.
   Grid,
-  /// Uniform in [-1, 1) with 24 random bits: scans are rounded, and compared within
-  /// float_scan_gamma() (see there).
+  /// Uniform in [-1, 1) with 24 random bits: scans are rounded (tests/float_bound.h).
   Uniform
 };
 
-/// float inputs of the given kind, element i depending only on (seed, i).
 inline std::vector<float> make_floats(std::size_t n, std::uint64_t seed, FloatData data) {
   if (data == FloatData::Uniform) return hb::uniform_vector<float>(n, seed, -1.0f, 1.0f);
   std::vector<float> v(n);
@@ -450,33 +419,8 @@ std::vector<Wide<T>> reference_scan(const std::vector<T>& in, ScanKind kind) {
   return out;
 }
 
-/// The scan of |x| in double precision: the scale \f$S_i = \sum_{j} |x_j|\f$ of the rounding
-/// error of each float prefix.
-inline std::vector<double> reference_abs_scan(const std::vector<float>& in, ScanKind kind) {
-  std::vector<float> magnitudes(in.size());
-  for (std::size_t i = 0; i < in.size(); ++i) magnitudes[i] = std::fabs(in[i]);
-  return reference_scan(magnitudes, kind);
-}
-
-/// The relative bound \f$\gamma\f$ of a float scan of \p n elements: we accept
-/// \f$|\hat y_i - y_i| \le \gamma\, S_i\f$ with
-/// \f[ \gamma = \bigl(4 \lceil \log_2 (n+2) \rceil + 2 \lceil n / 512 \rceil + 32\bigr)\, 2^{-24}. \f]
-/// A float sum of terms whose magnitudes add up to S, computed through a chain of k
-/// roundings, is off by at most about \f$k\, u\, S\f$ (\f$u = 2^{-24}\f$). The tree-shaped
-/// parts of every variant (warp, block, recursion levels) contribute a few steps per level,
-/// at most \f$4 \log_2 n\f$ in all; the serial parts contribute one rounding per step: the
-/// carry from tile to tile of the two-level kernels (fewer than \f$n/512\f$ tiles per
-/// subarray) and the look-back (at most two roundings per tile of at least 512 elements).
-/// The bound scales with n: a test with rounded floats checks the arithmetic, while the
-/// exact tests (int, FloatData::Grid) check that every element lands where it belongs.
-inline double float_scan_gamma(std::size_t n) {
-  const double log2n = std::ceil(std::log2(static_cast<double>(n) + 2.0));
-  const double tiles = std::ceil(static_cast<double>(n) / 512.0);
-  return (4.0 * log2n + 2.0 * tiles + 32.0) * std::ldexp(1.0, -24);
-}
-
 /// A scan against its reference in Wide<T>: every element equal, or, where \p gamma is not 0
-/// (rounded float scans), within \p gamma times \p scale[i] (reference_abs_scan). NaN never
+/// (rounded float scans; tests/float_bound.h), within \p gamma times \p scale[i]. NaN never
 /// matches. Only the first and last five mismatches are formatted, so that a variant that gets
 /// every element of 2^28 wrong is reported as quickly as one that is right.
 template <typename T>
@@ -486,6 +430,27 @@ hb::CompareResult compare_scan(const T* got, const Wide<T>* want, std::size_t n,
   const auto error = [&](std::size_t i) {
     return std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
   };
+  constexpr std::size_t kKeep = 5;
+  std::vector<std::size_t> first;
+  std::deque<std::size_t> last;
+  hb::CompareResult r{true, n, 0, 0.0, ""};  // max_error: absolute, or relative to scale[i]
+  for (std::size_t i = 0; i < n; ++i) {
+    const double err = error(i);
+    if (err == 0.0) continue;
+    r.max_error = std::isnan(err)     ? INFINITY
+                  : scale == nullptr ? std::fmax(r.max_error, err)
+                  : std::fmax(r.max_error, scale[i] > 0 ? err / scale[i] : INFINITY);
+    if (scale != nullptr && err <= gamma * scale[i]) continue;  // never for NaN
+    ++r.mismatches;
+    if (first.size() < kKeep) {
+      first.push_back(i);
+    } else {
+      last.push_back(i);
+      if (last.size() > kKeep) last.pop_front();
+    }
+  }
+  r.ok = r.mismatches == 0;
+  if (r.ok) return r;
   const auto line = [&](std::size_t i) {
     std::string s = "  [" + std::to_string(i) + "] got " + hb::detail::to_text(got[i]) +
                     ", want " + hb::detail::to_text(want[i]);
@@ -495,38 +460,11 @@ hb::CompareResult compare_scan(const T* got, const Wide<T>* want, std::size_t n,
     }
     return s + "\n";
   };
-  constexpr std::size_t kKeep = 5;
-  std::vector<std::size_t> first;
-  std::deque<std::size_t> last;
-  std::size_t total = 0;
-  double max_error = 0.0;  // absolute, or relative to scale[i]
-  for (std::size_t i = 0; i < n; ++i) {
-    const double err = error(i);
-    if (err == 0.0) continue;
-    if (std::isnan(err)) {
-      max_error = INFINITY;
-    } else if (scale == nullptr) {
-      max_error = std::fmax(max_error, err);
-    } else {
-      max_error = std::fmax(max_error, scale[i] > 0 ? err / scale[i] : INFINITY);
-      if (err <= gamma * scale[i]) continue;
-    }
-    ++total;
-    if (first.size() < kKeep) {
-      first.push_back(i);
-    } else {
-      last.push_back(i);
-      if (last.size() > kKeep) last.pop_front();
-    }
-  }
-  hb::CompareResult r{total == 0, n, total, max_error, ""};
-  if (!r.ok) {
-    r.report = std::to_string(total) + " of " + std::to_string(n) +
-               " scan elements differ from the reference:\n";
-    for (std::size_t i : first) r.report += line(i);
-    if (total > first.size() + last.size()) r.report += "  ...\n";
-    for (std::size_t i : last) r.report += line(i);
-  }
+  r.report = std::to_string(r.mismatches) + " of " + std::to_string(n) +
+             " scan elements differ from the reference:\n";
+  for (std::size_t i : first) r.report += line(i);
+  if (r.mismatches > first.size() + last.size()) r.report += "  ...\n";
+  for (std::size_t i : last) r.report += line(i);
   return r;
 }
 

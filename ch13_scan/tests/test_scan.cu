@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "circuits/scan_models.h"
+#include "float_bound.h"
 #include "hb/capability.h"
 #include "hb/device.h"
 #include "hb/error.h"

@@ -17,6 +17,7 @@
 
 #include "circuits/scan_models.h"
 #include "circuits/scan_networks.h"
+#include "float_bound.h"
 #include "hb/error.h"
 #include "hb/random.h"
 #include "hb/testing.h"

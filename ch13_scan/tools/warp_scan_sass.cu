@@ -1,12 +1,8 @@
-// The warp scans of section 13.5, each alone in a kernel, for counting their instructions
-// (section 13.5.4, listings 13.19 to 13.21). Not part of any program: CMake compiles this
-// file to a cubin for sm_90, and count_instructions.sh disassembles it with cuobjdump and
-// counts the instructions between the two reads of the clock that bracket each scan.
-//
+// The warp scans of section 13.5, each alone in a kernel between two clock reads, compiled by
+// CMake to a cubin for sm_90 whose instructions count_instructions.sh counts (section 13.5.4).
 // The brackets are volatile inline PTX that take the scanned value as an operand ("+r") and
-// clobber memory, so the compiler can move neither the scan's shared-memory accesses nor
-// the arithmetic on the value out of the bracket. Lane arithmetic that does not depend on
-// the value (lane = tid % 32) may still be hoisted above the first bracket.
+// clobber memory, so the compiler can move neither the scan's shared-memory accesses nor the
+// arithmetic on the value out of them (lane arithmetic, lane = tid % 32, may still be hoisted).
 #include "kernels/warp/00_cub.cuh"
 #include "kernels/warp/01_conditional.cuh"
 #include "kernels/warp/02_zero_padded.cuh"
@@ -24,8 +20,7 @@ __device__ __forceinline__ unsigned bracket(int& value) {
 }
 // [sass-bracket]
 
-// Brackets \p scan(x) between two clock reads and writes the result, so that neither read can
-// be dropped.
+// Writes the result, so that neither clock read can be dropped.
 template <typename Scan>
 __device__ __forceinline__ void timed(int* p, int x, Scan scan) {
   const unsigned t0 = bracket(x);

@@ -1,6 +1,5 @@
-// The table of the block-level scans (sections 13.2, 13.4 and 13.5, the scan post). Every file
-// of kernels/block/ is compiled here, once (CMake lists them in block_kernels.cuh): adding a
-// variant is one file in kernels/block/ and one row below.
+// The table of the block-level scans. Every file of kernels/block/ is compiled here, once (CMake
+// lists them in block_kernels.cuh): adding a variant is one file there and one row below.
 #include "block_kernels.cuh"
 #include "scan.h"
 

@@ -1,6 +1,5 @@
-// The table of the stream compactions (section 13.6, and five single passes beyond the text).
-// Every file of kernels/compact/ is compiled here, once (CMake lists them in
-// compact_kernels.cuh): adding a variant is one file in kernels/compact/ and one row below.
+// The table of the stream compactions. Every file of kernels/compact/ is compiled here, once
+// (CMake lists them in compact_kernels.cuh): adding a variant is one file there and one row below.
 #include <algorithm>
 
 #include "compact_kernels.cuh"

@@ -1,7 +1,6 @@
-// The table of the device-wide scans (sections 13.1, 13.4, the scan post, and six single
-// passes beyond the text), and the scratch memory they share. Every file of kernels/device/ is
-// compiled here, once (CMake lists them in scan_kernels.cuh): adding a variant is one file in
-// kernels/device/ and one row below.
+// The table of the device-wide scans, and the scratch memory they share. Every file of
+// kernels/device/ is compiled here, once (CMake lists them in scan_kernels.cuh): adding a variant
+// is one file there and one row below.
 #include <algorithm>
 
 #include "scan.h"
@@ -71,19 +70,16 @@ __global__ void restart_lookback_kernel(unsigned long long* status, std::size_t 
 // Bytes of temporary storage CUB's DeviceScan needs for int and float, both kinds.
 std::size_t cub_scan_bytes(std::size_t max_n) {
   const unsigned n = static_cast<unsigned>(std::min<std::size_t>(max_n, 0x7fffffff));
-  std::size_t most = 1;
-  const auto grow = [&](auto zero) {
-    using T = decltype(zero);
-    const T* in = nullptr;
-    T* out = nullptr;
-    std::size_t bytes = 0;
+  std::size_t most = 1, bytes = 0;
+  const auto grow = [&](auto* out) {
+    const auto* in = out;
     HB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out, n));
     most = std::max(most, bytes);
     HB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n));
     most = std::max(most, bytes);
   };
-  grow(0);
-  grow(0.0f);
+  grow(static_cast<int*>(nullptr));
+  grow(static_cast<float*>(nullptr));
   return most;
 }
 

@@ -1,6 +1,5 @@
-// The table of the warp-level scans (section 13.5). Every file of kernels/warp/ is compiled
-// here, once (CMake lists them in warp_kernels.cuh), so a launcher needs no declaration:
-// adding a variant is one file in kernels/warp/ and one row below.
+// The table of the warp-level scans. Every file of kernels/warp/ is compiled here, once (CMake
+// lists them in warp_kernels.cuh): adding a variant is one file there and one row below.
 #include "scan.h"
 #include "warp_kernels.cuh"
 
