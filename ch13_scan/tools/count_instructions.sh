@@ -15,12 +15,9 @@ set -uo pipefail
 program=scan_instruction_counts
 usage_error() { echo "$program: error: $*" >&2; exit 2; }
 skip() { echo "SKIPPED: $*"; exit 77; }
-if [ $# -lt 1 ]; then usage_error "missing the cubin (see --help)"; fi
-cubin=$1
+[ $# -ge 1 ] || usage_error "missing the cubin (see --help)"
+cubin=$1 csv=0 check=0 command_line=$program
 shift
-csv=0
-check=0
-command_line=$program
 for arg in "$@"; do
   command_line+=" $arg"
   case $arg in
@@ -89,12 +86,9 @@ table() { printf '%s\n' "$header" "${lines[@]}"; }
 
 release=$("$cuobjdump" --version | grep -o 'release [0-9.]*' | head -1)
 if [ "$csv" = 1 ]; then
-  echo "# program: $program"
-  echo "# command: $command_line"
-  echo "# date: $(date -u +%F)"
-  echo "# gpu: none needed (SASS of a cubin compiled for sm_90)"
-  echo "# cuobjdump: ${release:-unknown}"
-  echo "# counted: instructions between the two clock reads that bracket each warp scan of 32 int; NOPs apart"
+  printf '# %s\n' "program: $program" "command: $command_line" "date: $(date -u +%F)" \
+    "gpu: none needed (SASS of a cubin compiled for sm_90)" "cuobjdump: ${release:-unknown}" \
+    "counted: instructions between the two clock reads that bracket each warp scan of 32 int; NOPs apart"
   # Cells that hold a comma or a quote are quoted, their quotes doubled.
   table | awk -F'|' -v OFS=, '{
     for (i = 1; i <= NF; i++) if ($i ~ /[,"]/) { gsub(/"/, "\"\"", $i); $i = "\"" $i "\"" }
@@ -108,13 +102,14 @@ fi
 
 if [ "$check" = 1 ]; then
   status=0
+  fail() { echo "CHECK FAILED: $*" >&2; status=1; }
   for id in 0 1 2 3u 3 4 5; do
-    if [ "${total_of[$id]:-0}" -le 0 ]; then echo "CHECK FAILED: no instructions counted for variant $id" >&2; status=1; fi
+    [ "${total_of[$id]:-0}" -gt 0 ] || fail "no instructions counted for variant $id"
   done
   # What the chapter page says: the predicated shuffle is the shortest, zero padding beats the
   # lane tests, and the shuffles beat shared memory.
-  [ "${total_of[5]}" -lt "${total_of[4]}" ] || { echo "CHECK FAILED: the PTX shuffle (5) is not shorter than __shfl_up_sync (4)" >&2; status=1; }
-  [ "${total_of[3]}" -lt "${total_of[3u]}" ] || { echo "CHECK FAILED: zero padding (3) is not shorter than lane tests (3u)" >&2; status=1; }
-  [ "${total_of[5]}" -lt "${total_of[3]}" ] || { echo "CHECK FAILED: the shuffle (5) is not shorter than shared memory (3)" >&2; status=1; }
+  [ "${total_of[5]}" -lt "${total_of[4]}" ] || fail "the PTX shuffle (5) is not shorter than __shfl_up_sync (4)"
+  [ "${total_of[3]}" -lt "${total_of[3u]}" ] || fail "zero padding (3) is not shorter than lane tests (3u)"
+  [ "${total_of[5]}" -lt "${total_of[3]}" ] || fail "the shuffle (5) is not shorter than shared memory (3)"
   exit $status
 fi
