@@ -1,12 +1,8 @@
 // Measuring and checking the variants, and the programs built on that: one program per
-// device-wide scan and per compaction, and the drivers `scan` and `compact`.
-//
-// Every number we print follows the same rules (hb::measure_checked): the input lives in device
-// memory before the clock starts, every buffer a launcher needs is allocated before the clock
-// starts, the time is the median of CUDA-event-timed repetitions enqueued back to back, and GB/s
-// counts the bytes a scan must move (n reads and n writes of the element type; a compaction
-// reads n and writes the selected elements), in decimal units (1e9 bytes/s). Each configuration
-// is checked against the CPU before and after its timed repetitions.
+// device-wide scan and per compaction, and the drivers `scan` and `compact`. Inputs and buffers
+// are on the device before the clock starts; timing and checks follow hb::measure_checked. GB/s
+// counts the bytes a scan must move (n reads and n writes; a compaction reads n and writes the
+// selected elements), in 1e9 bytes/s.
 #include <algorithm>
 #include <iostream>
 #include <map>
