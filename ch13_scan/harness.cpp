@@ -1,9 +1,8 @@
 // Measuring and checking the variants, and the programs built on that: one program per
-// device-wide scan and per compaction, and the drivers `scan` and `compact`. Every number follows
-// hb::measure_checked (the input on the device and every buffer allocated before the clock
-// starts; the median of event-timed repetitions; checked against the CPU before and after), and
-// GB/s counts the bytes a scan must move (n reads and n writes; a compaction reads n and writes
-// the selected elements), in 1e9 bytes/s.
+// device-wide scan and per compaction, and the drivers `scan` and `compact`. Inputs and buffers
+// are on the device before the clock starts; timing and checks follow hb::measure_checked. GB/s
+// counts the bytes a scan must move (n reads and n writes; a compaction reads n and writes the
+// selected elements), in 1e9 bytes/s.
 #include <algorithm>
 #include <iostream>
 #include <map>

@@ -16,9 +16,8 @@ program=scan_instruction_counts
 usage_error() { echo "$program: error: $*" >&2; exit 2; }
 skip() { echo "SKIPPED: $*"; exit 77; }
 [ $# -ge 1 ] || usage_error "missing the cubin (see --help)"
-cubin=$1 csv=0 check=0
+cubin=$1 csv=0 check=0 command_line=$program
 shift
-command_line=$program
 for arg in "$@"; do
   command_line+=" $arg"
   case $arg in
@@ -59,8 +58,9 @@ count() {
       sub(/;.*/, "", line)
       if (line ~ /SR_CLOCKLO/) { region++; next }
       if (region != 1) next
-      split(line, word, /[ \t]+/)
-      op = word[1] ~ /^@/ ? word[2] : word[1]
+      n = split(line, word, /[ \t]+/)
+      op = word[1]
+      if (op ~ /^@/) op = word[2]
       if (op ~ /^NOP/) { nop++; next }
       total++
       if (op ~ /^SHFL/) shfl++
@@ -102,14 +102,14 @@ fi
 
 if [ "$check" = 1 ]; then
   status=0
-  failed() { echo "CHECK FAILED: $*" >&2; status=1; }
+  fail() { echo "CHECK FAILED: $*" >&2; status=1; }
   for id in 0 1 2 3u 3 4 5; do
-    [ "${total_of[$id]:-0}" -gt 0 ] || failed "no instructions counted for variant $id"
+    [ "${total_of[$id]:-0}" -gt 0 ] || fail "no instructions counted for variant $id"
   done
   # What the chapter page says: the predicated shuffle is the shortest, zero padding beats the
   # lane tests, and the shuffles beat shared memory.
-  [ "${total_of[5]}" -lt "${total_of[4]}" ] || failed "the PTX shuffle (5) is not shorter than __shfl_up_sync (4)"
-  [ "${total_of[3]}" -lt "${total_of[3u]}" ] || failed "zero padding (3) is not shorter than lane tests (3u)"
-  [ "${total_of[5]}" -lt "${total_of[3]}" ] || failed "the shuffle (5) is not shorter than shared memory (3)"
+  [ "${total_of[5]}" -lt "${total_of[4]}" ] || fail "the PTX shuffle (5) is not shorter than __shfl_up_sync (4)"
+  [ "${total_of[3]}" -lt "${total_of[3u]}" ] || fail "zero padding (3) is not shorter than lane tests (3u)"
+  [ "${total_of[5]}" -lt "${total_of[3]}" ] || fail "the shuffle (5) is not shorter than shared memory (3)"
   exit $status
 fi

@@ -40,38 +40,31 @@ extern "C" __global__ void sass_warp0_cub(int* p) {
   });
 }
 
-extern "C" __global__ void sass_warp1_conditional(int* p) {
-  __shared__ int shared[1024];
-  int* s = shared + threadIdx.x;
-  const int x = p[threadIdx.x];
-  *s = x;
-  __syncwarp();
-  timed(p, x, [&](int) { return ch13::warp_scan_conditional(s); });
-}
-
-extern "C" __global__ void sass_warp2_zero_padded(int* p) {
-  __shared__ int shared[49 * 32];
-  int* s = shared + ch13::zero_padded_index(threadIdx.x);
-  if (ch13::lane_id() < 16) s[-16] = 0;
-  const int x = p[threadIdx.x];
-  *s = x;
-  __syncwarp();
-  timed(p, x, [&](int) { return ch13::warp_scan_zero_padded(s); });
-}
-
-template <bool kZeroPad>
-__device__ void templated(int* p) {
+// The scans of values in shared memory: each lane stores its value in its slot (zero-padded or
+// not), then \p scan(s) runs between the brackets.
+template <bool kZeroPad, typename Scan>
+__device__ __forceinline__ void in_shared(int* p, Scan scan) {
   __shared__ int shared[49 * 32];
   int* s = shared + ch13::scan_shared_index<kZeroPad>(threadIdx.x);
   if (kZeroPad && ch13::lane_id() < 16) s[-16] = 0;
   const int x = p[threadIdx.x];
   *s = x;
   __syncwarp();
-  timed(p, x, [&](int) { return ch13::warp_scan<int, kZeroPad>(s); });
+  timed(p, x, [&](int) { return scan(s); });
 }
 
-extern "C" __global__ void sass_warp3_templated_unpadded(int* p) { templated<false>(p); }
-extern "C" __global__ void sass_warp3_templated(int* p) { templated<true>(p); }
+extern "C" __global__ void sass_warp1_conditional(int* p) {
+  in_shared<false>(p, [](int* s) { return ch13::warp_scan_conditional(s); });
+}
+extern "C" __global__ void sass_warp2_zero_padded(int* p) {
+  in_shared<true>(p, [](int* s) { return ch13::warp_scan_zero_padded(s); });
+}
+extern "C" __global__ void sass_warp3_templated_unpadded(int* p) {
+  in_shared<false>(p, [](int* s) { return ch13::warp_scan<int, false>(s); });
+}
+extern "C" __global__ void sass_warp3_templated(int* p) {
+  in_shared<true>(p, [](int* s) { return ch13::warp_scan<int, true>(s); });
+}
 
 extern "C" __global__ void sass_warp4_shuffle(int* p) {
   timed(p, p[threadIdx.x], [](int x) { return ch13::warp_scan_shuffle(x); });
