@@ -1,18 +1,8 @@
-// The host side of chapter 14: the inputs, the float64 reference and its tolerance, the leapfrog
-// on the host with the energy and momentum in double, the SIMD level and threads of the CPU
-// variants, how a variant is measured and checked, the command line, the report facts, and the
-// programs: each variant's own and the driver (main.cpp is their main()).
+// The host side of chapter 14: inputs, the float64 reference, the host leapfrog and energy, the
+// CPU's SIMD levels, measuring, the command line and the programs (main.cpp is their main()).
 //
-// nbody: the chapter driver. In one run it reproduces the text's Table 14.4 on the machine it
-// runs on (the CPU variants next to every GPU kernel, in interactions per second), then runs a
-// short leapfrog simulation with the fastest kernel, reports how well it conserved energy and
-// momentum, and can write a picture of the bodies. With --unroll-sweep it reproduces Table 14.1
-// (gpu_aos) or Table 14.2 (gpu_shared), or sweeps the bodies per thread of our kernel.
-//
-// The CPU rows run on fewer bodies than the GPU rows (the scalar ones on 4K: at about 1e8
-// interactions/s a 64K-body evaluation takes most of a minute). Interactions per second hardly
-// depend on N once N is a few thousand, so the rows compare; the table says how many bodies
-// each row used.
+// The driver's CPU rows run on fewer bodies than its GPU rows (a scalar 64K-body evaluation
+// takes most of a minute); interactions/s hardly depend on N past a few thousand, so they compare.
 #include "nbody.h"
 
 #include <algorithm>
@@ -44,10 +34,7 @@ HostBodies::HostBodies(std::vector<float4> bodies) : n(bodies.size()), aos(std::
 
 void HostBodies::sync_soa() {
   const std::size_t padded = (n + kSoaPad - 1) / kSoaPad * kSoaPad;
-  x.assign(padded, 0.0f);
-  y.assign(padded, 0.0f);
-  z.assign(padded, 0.0f);
-  m.assign(padded, 0.0f);
+  for (AlignedFloats* a : {&x, &y, &z, &m}) a->assign(padded, 0.0f);
   for (std::size_t i = 0; i < n; ++i) {
     x[i] = aos[i].x;
     y[i] = aos[i].y;
@@ -257,7 +244,7 @@ int isa_width(Isa isa) { return kIsas[static_cast<int>(isa)].width; }
 
 bool isa_available(Isa isa) {
 #if defined(__x86_64__)
-  // __builtin_cpu_supports also checks that the operating system saves the wide registers.
+  // Also checks that the operating system saves the wide registers.
   switch (isa) {
     case Isa::None: return true;
     case Isa::Sse: return true;  // part of x86-64
@@ -296,7 +283,6 @@ namespace {
 constexpr double kMinDt = 1e-7;
 constexpr double kMaxDt = 1.0;
 
-// The flag of \p v's knob ("--unroll", "--bodies-per-thread"), "" for a variant without one.
 std::string knob_flag(const Variant& v) {
   if (v.param_name == nullptr) return "";
   return std::string(v.param_name) == "unroll" ? "--unroll" : "--bodies-per-thread";
@@ -325,19 +311,15 @@ std::optional<Options> parse_options(const std::string& program, const Variant* 
                                      const char* const* argv) {
   const bool driver = v == nullptr;
   const std::string knob = driver ? "" : knob_flag(*v);
-  hb::CliSpec cs;
-  cs.program = program;
-  cs.description =
+  const std::string description =
       driver ? "Chapter 14 driver: Table 14.4 (every variant in interactions/s), a leapfrog "
                "simulation with its energy drift and a picture; --unroll-sweep for Tables 14.1 "
                "and 14.2"
              : std::string(v->title) + " (" + v->source +
                    "): checks against a float64 reference, prints interactions/s";
-  cs.default_n = driver ? 64 * 1024 : v->default_bodies;
-  cs.min_n = 1;
-  cs.max_n = kMaxBodies;
-  cs.n_unit = "bodies";
-  hb::Cli cli(cs);
+  // program, description, default, smallest and largest --n, what it counts
+  hb::Cli cli({program, description, driver ? 64 * 1024 : v->default_bodies, 1, kMaxBodies,
+               "bodies"});
   CLI::App& app = cli.app();
   Options o;
   std::string bodies_text, cpu_bodies_text;
@@ -441,8 +423,7 @@ std::size_t bodies_for(const Variant& v, const Options& opt, bool driver) {
 
 namespace {
 
-/// Floating-point operations per body-body interaction by the convention of the text and of
-/// Harris et al. (GPU Gems 3), used only for the GFLOP/s column: "about 20 flops".
+/// "About 20 flops" per interaction: the text's and GPU Gems 3's count, for GFLOP/s only.
 constexpr double kFlopsPerInteraction = 20.0;
 
 /// Instructions the GPU must issue per interaction in the best case, the basis of the
@@ -453,7 +434,6 @@ constexpr double kFlopsPerInteraction = 20.0;
 /// lanes, which is why hb::DeviceInfo::fp32_lanes_per_second() / 13 is the bound.
 constexpr double kIssueSlotsPerInteraction = 13.0;
 
-// One measured row.
 struct Measurement {
   std::size_t bodies = 0;
   int param = 0;         // the knob's value (0 when the variant has none)
@@ -466,9 +446,8 @@ struct Measurement {
   }
 };
 
-// The checks of one run: the float64 references of the rows the programs check
-// (sample_rows(n, 256)), one per body count, computed once and kept, and the first failed
-// check, which fails the run once its table is printed.
+// The references of the checked rows (sample_rows(n, 256)), one per body count, and the first
+// failed check, which fails the run once its table is printed.
 struct Checks {
   std::map<std::size_t, Reference> refs;
   std::optional<hb::CompareResult> failure;
@@ -550,12 +529,10 @@ Measurement measure(const Variant& v, const HostBodies& bodies, int param, const
 }
 // [nbody-measure]
 
-// The FP32 issue bound of dev in interactions/s.
 double issue_bound(const hb::DeviceInfo& dev) {
   return dev.fp32_lanes_per_second() / kIssueSlotsPerInteraction;
 }
 
-// The CPU's model name from /proc/cpuinfo ("unknown" elsewhere).
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
   for (std::string line; std::getline(in, line);) {
@@ -566,7 +543,6 @@ std::string cpu_model() {
   return "unknown";
 }
 
-// Header facts every report of the chapter shares (the GPU's when dev is given).
 void add_facts(hb::Report& r, const std::string& program, const Options& opt,
                const hb::DeviceInfo* dev) {
   r.fact("program", program);
@@ -608,7 +584,6 @@ std::string check_text(const std::optional<hb::CompareResult>& c) {
   return "FAILED (" + std::to_string(c->mismatches) + " of " + std::to_string(c->count) + ")";
 }
 
-// "1.23e-06"
 std::string scientific(double x) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3g", x);
@@ -709,9 +684,8 @@ hb::Report sweep_table(const Variant& v, const Options& opt, const hb::DeviceInf
 
 // [nbody-simulation]
 // The simulation after the table: a cold disk, --steps leapfrog steps, energy and momentum
-// before and after, and optionally the picture.
-// The picture is written after the report is printed, and a drift that is not finite fails
-// the run after it.
+// before and after; the picture is written, and a drift that is not finite fails the run,
+// after the report is printed.
 void simulate(hb::Report& r, const Variant& v, const Options& opt, hb::GrayImage& image,
               std::string& simulation_failure) {
   const std::size_t n = bodies_for(v, opt, true);
@@ -820,11 +794,9 @@ int driver_main(int argc, char** argv) {
 
     const std::string& named = opt->sweep.empty() ? opt->variant : opt->sweep;  // never both
     std::vector<const Variant*> selected;
-    if (!named.empty()) {
-      selected.push_back(&find_variant(named));
-    } else {
+    if (!named.empty()) selected.push_back(&find_variant(named));
+    else
       for (const Variant& v : variants()) selected.push_back(&v);
-    }
     // The simulation uses the one variant asked for, else our fastest single-GPU kernel.
     const Variant& sim = opt->variant.empty() ? find_variant("gpu_blocked") : find_variant(opt->variant);
     const bool simulate_now = opt->sweep.empty() && opt->steps > 0;

@@ -1,20 +1,11 @@
 /// \file
-/// \brief What every part of chapter 14 shares: the bodies on the host in both layouts of the
-///        text, the chapter's inputs, the float64 reference with its tolerance, the leapfrog
-///        with the energy and momentum that tell whether a simulation is right, the signatures
-///        of the CPU, GPU and multi-GPU variants, the variant table, and the command line of
-///        the programs built on it (one small program per row, and the driver `nbody`).
+/// \brief What every part of chapter 14 shares: the bodies in both layouts, the float64
+///        reference, the leapfrog, the variant signatures and table, and the command line.
 ///
-/// The variants themselves are the files of kernels/, in reading order: the CPU ones (.cpp,
-/// compiled as C++, the SIMD ones for their instruction sets) and the GPU ones (.cuh), which
-/// variants.cu compiles once, next to the table. A GPU launcher takes
-/// device pointers, a stream and any scratch memory from the caller, enqueues its work on the
-/// stream, never allocates and never synchronizes.
-///
-/// The leapfrog is the book's, with each velocity update split into two half kicks
-/// ("kick-drift-kick"): the same trajectory, but positions and velocities at the same instants,
-/// so that the energy can be measured; one force evaluation per step (the last one is reused
-/// by the next step's first kick).
+/// A GPU launcher takes device pointers, a stream and scratch from the caller, enqueues its
+/// work, never allocates and never synchronizes. The leapfrog is the book's with each velocity
+/// update split into two half kicks, so that positions and velocities (and so the energy) are
+/// known at the same instants; one force evaluation per step.
 #pragma once
 
 #include <cstddef>
@@ -50,7 +41,7 @@ inline constexpr std::size_t kSoaPad = 16;
 /// about ten seconds per force evaluation on an H200).
 inline constexpr std::size_t kMaxBodies = std::size_t(1) << 22;
 
-/// A std::allocator that aligns to 64 bytes: a cache line, one AVX-512 vector.
+/// Aligns to 64 bytes: a cache line, one AVX-512 vector.
 template <typename T>
 struct Aligned64 {
   using value_type = T;
@@ -67,20 +58,17 @@ struct Aligned64 {
 
 using AlignedFloats = std::vector<float, Aligned64<float>>;
 
-/// N bodies on the host. `aos` is what the GPU and listing 14.2 read: one float4
-/// (x, y, z, mass) per body. `x`, `y`, `z`, `m` are the same bodies as a structure of arrays
-/// (section 14.7), padded with massless bodies to a multiple of kSoaPad.
+/// N bodies on the host: `aos` (x, y, z, mass) for the GPU and listing 14.2, and the same
+/// bodies as a structure of arrays (section 14.7), padded with massless bodies to kSoaPad.
 struct HostBodies {
   std::size_t n = 0;
   std::vector<float4> aos;
   AlignedFloats x, y, z, m;
 
   HostBodies() = default;
-  /// Takes the bodies in AOS form and builds the padded SOA copy.
   explicit HostBodies(std::vector<float4> bodies);
-  /// Rebuilds the SOA copy after `aos` changed (the integrator moves the bodies).
+  /// Rebuilds the SOA copy after `aos` changed.
   void sync_soa();
-  /// Length of the padded SOA arrays: n rounded up to a multiple of kSoaPad.
   std::size_t padded() const { return x.size(); }
 };
 
@@ -88,16 +76,13 @@ struct HostBodies {
 /// uniform in \f$[0.5, 1.5) / N\f$ (total mass about 1), all from (seed, index).
 HostBodies random_bodies(std::size_t n, std::uint64_t seed);
 
-/// Positions and velocities of a simulation.
 struct State {
   HostBodies bodies;
   std::vector<float> vel;  ///< 3 per body (vx, vy, vz)
 };
 
-/// The simulation's start: a thin, cold disk of radius 1 and total mass 1, each body on a
-/// circular orbit for the mass inside its radius, plus a small random velocity; the total
-/// momentum is made zero. Cold disks are unstable, so it soon forms rings and clumps, which
-/// makes a picture worth looking at.
+/// A thin cold disk of radius 1 and mass 1, bodies on circular orbits plus a little noise,
+/// zero total momentum. Cold disks are unstable: rings and clumps make a picture worth seeing.
 State disk_galaxy(std::size_t n, std::uint64_t seed, float softening_sq);
 
 /// The float64 reference of a set of rows of the force matrix: each row's acceleration,
@@ -111,13 +96,12 @@ struct Reference {
   std::vector<double> magnitude;   ///< \f$A_i\f$ per row in `rows`
 };
 
-/// The reference for \p rows of \p bodies (every row when \p rows is empty). Runs on all CPU
-/// cores (OpenMP).
+/// The reference for \p rows of \p bodies (every row when empty), on all CPU cores.
 Reference reference_forces(const HostBodies& bodies, float softening_sq,
                            std::vector<std::size_t> rows = {});
 
-/// About \p count rows spread evenly over [0, n), always including the first and the last:
-/// the programs check these, so checking 64K bodies costs \p count x N, not N^2, interactions.
+/// About \p count rows spread evenly over [0, n), first and last included: checking them costs
+/// \p count x N, not N^2, interactions.
 std::vector<std::size_t> sample_rows(std::size_t n, std::size_t count);
 
 /// \f$\tau(N) = 2^{-24}(32 + 4\sqrt{N})\f$: a float component passes within \f$\tau(N) A_i\f$
@@ -127,21 +111,20 @@ std::vector<std::size_t> sample_rows(std::size_t n, std::size_t count);
 /// deviations; the chapter page has the measured errors and why one missing body still fails.
 double tolerance_factor(std::size_t n);
 
-/// Compares rows `ref.rows` of \p got (3 floats per body, all n bodies) with \p ref within
-/// tolerance_factor(ref.n) x magnitude. max_error is the largest |error| / (A_i tau(N)), so
-/// 1.0 is the edge of the tolerance.
+/// Compares rows `ref.rows` of \p got (3 floats per body) with \p ref; max_error is the
+/// largest |error| / (A_i tau(N)), so 1.0 is the edge of the tolerance.
 hb::CompareResult check_forces(const float* got, const Reference& ref);
 
 // ------------------------------------------------------------------ the leapfrog
 
-/// Kick: \f$\mathbf{v} \mathrel{+}= h\,\mathbf{a}\f$ for one body (3 floats each).
+/// Kick: v += h a for one body.
 __host__ __device__ inline void kick_body(float* v, const float* a, float h) {
   v[0] += h * a[0];
   v[1] += h * a[1];
   v[2] += h * a[2];
 }
 
-/// Drift: \f$\mathbf{x} \mathrel{+}= \Delta t\,\mathbf{v}\f$ for one body; the mass stays.
+/// Drift: x += dt v for one body; the mass stays.
 __host__ __device__ inline void drift_body(float4& p, const float* v, float dt) {
   p.x += dt * v[0];
   p.y += dt * v[1];
@@ -159,7 +142,6 @@ struct Energy {
   double total() const { return kinetic + potential; }
 };
 
-/// Energy and momentum of \p s (all CPU cores; \f$O(N^2)\f$ for the potential).
 Energy measure_energy(const State& s, float softening_sq);
 
 /// How far a simulation drifted: \f$|E_1 - E_0| / |E_0|\f$ and
@@ -170,41 +152,30 @@ struct Drift {
 };
 Drift drift_between(const Energy& before, const Energy& after);
 
-/// Forces of all bodies on the host: 3 floats per body into the second argument.
 using HostForces = std::function<void(const HostBodies&, float*)>;
 
-/// Runs \p steps leapfrog steps of \p dt on the host, with \p forces for the accelerations.
-/// Returns the wall-clock milliseconds of the steps.
+/// \p steps leapfrog steps on the host; returns their wall-clock milliseconds.
 double simulate_host(State& s, const HostForces& forces, int steps, float dt);
 
 // ------------------------------------------------------------------ the CPU variants (0-5)
 
-/// The signature of every CPU variant: \p force receives 3 floats per body.
-/// \param threads CPU threads to use (only the all-core variant uses more than one; 0: all)
+/// Every CPU variant: 3 floats per body into \p force; \p threads (0: all) for the all-core one.
 using CpuForces = void (*)(const HostBodies& bodies, float* force, float softening_sq,
                            int threads);
 
-/// The signature of one SIMD level's row function: rows [row_begin, row_end) of the force
-/// matrix, one thread. The all-core variant hands each thread a range of rows.
+/// One SIMD level's rows [row_begin, row_end), one thread; the all-core variant splits rows.
 using CpuRows = void (*)(const HostBodies& bodies, float* force, float softening_sq,
                          std::size_t row_begin, std::size_t row_end);
 
-/// Instruction-set levels of the SIMD variants.
 enum class Isa { None, Sse, Avx2, Avx512 };
 
-/// "SSE", "AVX2+FMA", "AVX-512F" ("scalar" for None).
-std::string isa_name(Isa isa);
-/// Floats per SIMD register at that level (1 for None).
-int isa_width(Isa isa);
-/// Whether this CPU (and its operating system) supports \p isa; None always is.
-bool isa_available(Isa isa);
-/// The widest level this CPU supports.
+std::string isa_name(Isa isa);  ///< "SSE", "AVX2+FMA", "AVX-512F" ("scalar" for None)
+int isa_width(Isa isa);         ///< floats per register (1 for None)
+bool isa_available(Isa isa);    ///< this CPU and its OS support it; None always
 Isa best_isa();
-/// The row function of \p isa (nullptr for None, or when this build has no SIMD code).
-CpuRows isa_rows(Isa isa);
+CpuRows isa_rows(Isa isa);      ///< nullptr for None, or when this build has no SIMD code
 
-/// Variants 0-5, kernels/00_cpu_aos.cpp to kernels/05_cpu_simd.cpp (the table in variants.cu
-/// says what each is); only variant 5 uses more than one thread.
+/// Variants 0-5, kernels/00_cpu_aos.cpp to kernels/05_cpu_simd.cpp.
 void forces_cpu_aos(const HostBodies& bodies, float* force, float softening_sq, int threads);
 void forces_cpu_soa(const HostBodies& bodies, float* force, float softening_sq, int threads);
 void forces_cpu_sse(const HostBodies& bodies, float* force, float softening_sq, int threads);
@@ -213,7 +184,7 @@ void forces_cpu_avx512(const HostBodies& bodies, float* force, float softening_s
 void forces_cpu_simd_threads(const HostBodies& bodies, float* force, float softening_sq,
                              int threads);
 
-/// Row functions of the SIMD levels (x86-64 only; the others call isa_rows()).
+/// Row functions of the SIMD levels (x86-64 only; others call isa_rows()).
 void rows_sse(const HostBodies& b, float* force, float softening_sq, std::size_t row_begin,
               std::size_t row_end);
 void rows_avx2(const HostBodies& b, float* force, float softening_sq, std::size_t row_begin,
@@ -221,7 +192,7 @@ void rows_avx2(const HostBodies& b, float* force, float softening_sq, std::size_
 void rows_avx512(const HostBodies& b, float* force, float softening_sq, std::size_t row_begin,
                  std::size_t row_end);
 
-/// OpenMP's thread count for \p threads (0: OpenMP's default, which honours OMP_NUM_THREADS).
+/// \p threads, or OpenMP's default (which honours OMP_NUM_THREADS) for 0.
 int cpu_threads(int threads);
 
 // ------------------------------------------------------------------ the GPU variants
@@ -236,24 +207,18 @@ struct GpuProblem {
   std::size_t scratch_count = 0;   ///< float4 elements at \p scratch
 };
 
-/// The signature of every GPU variant. \p param is the variant's tuning knob (the unroll
-/// factor of variants 6 and 7, bodies per thread of variant 10; see Variant::params) and is
-/// ignored by the others.
+/// Every GPU variant; \p param is its knob (Variant::params), ignored by those without one.
 using GpuLauncher = void (*)(const GpuProblem& p, int param, cudaStream_t stream);
 
 /// Scratch a variant needs for n bodies, in float4 elements (0: none).
 using GpuScratch = std::size_t (*)(std::size_t n);
 
-/// Variant 10: several bodies per thread, the columns split over blocks, rsqrt; the forces of
-/// the driver's simulation, and the kernel of the multi-GPU variants.
+/// Variant 10: the driver's simulation and every GPU of the multi-GPU variants use it.
 void launch_gpu_blocked(const GpuProblem& p, int bodies_per_thread, cudaStream_t stream);
 
-/// Bodies per thread that variant 10 is compiled for.
 const std::vector<int>& blocked_factors();
 
-/// Variant 10 on a range of rows: the acceleration of bodies [row_begin, row_begin + rows)
-/// due to all n bodies, written to \p force_rows (3 floats per row, row_begin first). The
-/// multi-GPU variants give each GPU one such range.
+/// Variant 10 on rows [row_begin, row_begin + rows) into \p force_rows: one GPU's share.
 void launch_gpu_blocked_rows(const float4* bodies, int n, int row_begin, int rows,
                              float* force_rows, float softening_sq, int bodies_per_thread,
                              float4* scratch, std::size_t scratch_count, cudaStream_t stream);
@@ -267,31 +232,23 @@ struct BlockedPlan {
   double fill = 0;    ///< fraction of the resident slots busy, averaged over the waves
 };
 
-/// Picks the number of column slices for \p rows rows and \p n columns on a GPU that holds
-/// \p resident blocks at once: the smallest count in 1 .. \p max_slices whose last wave is as
-/// full as any (fill within 2% of the best), and never more slices than column tiles. Pure host
-/// arithmetic, tested on the CPU.
+/// Column slices for a GPU holding \p resident blocks: the smallest count in 1 .. \p max_slices
+/// whose last wave is as full as any (within 2%), never more than column tiles.
 BlockedPlan plan_blocked(int rows, int n, int bodies_per_thread, int resident, int max_slices);
 
-/// The plan launch_gpu_blocked_rows() uses on the current device for \p rows rows, \p n
-/// columns and \p scratch_count float4 of scratch (no scratch: one slice).
+/// The plan launch_gpu_blocked_rows() uses on the current device (no scratch: one slice).
 BlockedPlan blocked_plan_for(int rows, int n, int bodies_per_thread, std::size_t scratch_count);
 
-/// Threads per block of variant 10 (one column tile is as many bodies).
-inline constexpr int kBlockedThreads = 128;
-/// Largest column-slice count of variant 10; its scratch holds this many partial sums per row.
-inline constexpr int kMaxSlices = 16;
-/// Variant 10's scratch: kMaxSlices partial accelerations per body.
+inline constexpr int kBlockedThreads = 128;  ///< variant 10's block, and column tile
+inline constexpr int kMaxSlices = 16;         ///< its scratch: this many partial sums per row
 std::size_t blocked_scratch(std::size_t n);
 
 // ------------------------------------------------------------------ several GPUs (12-13)
 
-/// Everything the multi-GPU variants keep between calls: per GPU its device buffers and
-/// stream (made once, outside any timing; the book allocated them in every time step), and
-/// the inputs and outputs in portable pinned memory.
+/// What the multi-GPU variants keep between calls: per GPU its buffers and stream (made once,
+/// outside any timing; the book allocated them every step), and pinned inputs and outputs.
 class MultiGpu {
  public:
-  /// One GPU's share.
   struct Slot {
     int device = 0;
     int row_begin = 0;
@@ -302,10 +259,8 @@ class MultiGpu {
     hb::Stream stream;
   };
 
-  /// One slot per entry of \p devices, each with about n / devices.size() rows, every GPU
-  /// running variant 10 with \p bodies_per_thread. \p devices may repeat a device (the tests
-  /// split the rows over "three GPUs" that are all device 0, to exercise the split on a
-  /// machine with one GPU).
+  /// One slot per entry of \p devices, about n / devices.size() rows each. \p devices may
+  /// repeat a device: the tests split over "three GPUs" that are all device 0.
   MultiGpu(std::vector<int> devices, std::size_t n, float softening_sq, int bodies_per_thread);
   ~MultiGpu();
   MultiGpu(const MultiGpu&) = delete;
@@ -314,12 +269,9 @@ class MultiGpu {
   std::size_t n() const { return n_; }
   float softening_sq() const { return softening_sq_; }
   int bodies_per_thread() const { return bodies_per_thread_; }
-  /// The input: n bodies in portable pinned memory.
-  float4* host_bodies() const { return bodies_.data(); }
-  /// The output: 3 floats per body in portable pinned memory.
-  float* host_force() const { return force_.data(); }
+  float4* host_bodies() const { return bodies_.data(); }  ///< the input, pinned
+  float* host_force() const { return force_.data(); }     ///< the output, pinned
   std::vector<std::unique_ptr<Slot>>& slots() { return slots_; }
-  /// The devices, in slot order.
   std::vector<int> devices() const;
 
  private:
@@ -332,50 +284,37 @@ class MultiGpu {
   std::vector<std::unique_ptr<Slot>> slots_;
 };
 
-/// GPU \p s's part of one force evaluation, enqueued on its stream (its device is made current):
-/// all bodies in, its rows computed by variant 10, its rows out to m.host_force().
+/// Slot \p s's share on its stream: all bodies in, its rows by variant 10, its rows out.
 void enqueue_slot(MultiGpu& m, MultiGpu::Slot& s);
 
-/// The signature of the multi-GPU variants: forces of m.host_bodies() into m.host_force(),
-/// returning when every GPU is done.
+/// The multi-GPU variants: m.host_bodies() to m.host_force(), returning when all GPUs are done.
 using MultiGpuRun = void (*)(MultiGpu& m);
 
-/// The devices 0 .. count-1.
 std::vector<int> first_devices(int count);
 
 // ------------------------------------------------------------------ the time step on the GPU
 
-/// One leapfrog step on the current GPU, enqueued on \p stream: a half kick of the velocities
-/// \p vel with the forces in p.force, a drift of the bodies at p.bodies, the forces of
-/// \p launch (tuning \p param) at the new positions, and the second half kick.
+/// One leapfrog step on \p stream: half kick with p.force, drift, \p launch, half kick.
 void enqueue_step(const GpuProblem& p, float* vel, GpuLauncher launch, int param, float dt,
                   cudaStream_t stream);
 
-/// The signature of how a GPU variant's simulation enqueues \p steps leapfrog steps, the
-/// forces of the first kick already in p.force.
+/// How a GPU variant enqueues \p steps leapfrog steps, the first kick's forces in p.force.
 using GpuSteps = void (*)(const GpuProblem& p, float* vel, GpuLauncher launch, int param,
                           float dt, int steps, cudaStream_t stream);
 
-/// \p steps calls of enqueue_step(), one after the other: how most GPU variants step.
+/// \p steps calls of enqueue_step(): how most GPU variants step.
 void enqueue_steps(const GpuProblem& p, float* vel, GpuLauncher launch, int param, float dt,
                    int steps, cudaStream_t stream);
 
-/// Runs \p steps leapfrog steps on the current GPU with launcher \p launch (tuning \p param),
-/// enqueued by \p run, keeping the bodies on the GPU throughout; \p s is read before and
-/// written after. Returns the milliseconds of the steps (CUDA events).
+/// \p steps leapfrog steps on the current GPU, the bodies kept there; returns the events' ms.
 double simulate_device(State& s, GpuLauncher launch, int param, GpuScratch scratch, int steps,
                        float dt, float softening_sq, GpuSteps run = enqueue_steps);
 
 // ------------------------------------------------------------------ the variant table
 
-/// Where a variant runs, and so which of the table's function pointers it fills.
-enum class Kind {
-  Cpu,       ///< Variant::cpu on host memory
-  Gpu,       ///< Variant::gpu on one GPU's memory
-  MultiGpu,  ///< Variant::multi over pinned host memory and several GPUs
-};
+/// Where a variant runs, and so which of Variant's function pointers it fills.
+enum class Kind { Cpu, Gpu, MultiGpu };
 
-/// One row of the table.
 struct Variant {
   int id = 0;             ///< the number of its file in kernels/, in the order of the chapter page
   const char* name = "";   ///< "gpu_shared": the program is "nbody_" + name
@@ -394,21 +333,17 @@ struct Variant {
   std::size_t default_bodies = 0;    ///< bodies of the program and the driver's table
   hb::Needs needs = {};                 ///< the GPU its headline form needs, what runs below it
 
-  /// "nbody_gpu_shared": the name of the variant's program.
   std::string program() const { return std::string("nbody_") + name; }
   bool on_gpu() const { return kind != Kind::Cpu; }
-  /// Whether this machine's CPU can run it (always true for GPU variants).
   bool cpu_supported() const { return kind != Kind::Cpu || isa_available(isa); }
 };
 
-/// Every variant, variant 0 (the reference) first, in the order of their ids.
+/// Every variant, in the order of their ids.
 const std::vector<Variant>& variants();
 
-/// The variant named \p text ("gpu_shared", "nbody_gpu_shared" or its id "7"); throws
-/// hb::UsageError naming \p flag and listing the valid names.
+/// The variant named \p text ("gpu_shared", "nbody_gpu_shared" or "7"); else hb::UsageError.
 const Variant& find_variant(std::string_view text, const char* flag = "--variant");
 
-/// "cpu_aos, cpu_soa, ..." for messages and --help.
 std::string variant_names();
 
 // ------------------------------------------------------------------ the programs
@@ -418,7 +353,6 @@ std::string variant_names();
 constexpr double kMinSoftening = 1e-6;
 constexpr double kMaxSoftening = 100.0;
 
-/// The command line of the chapter's programs, after validation.
 struct Options {
   hb::CommonOptions common;
   std::size_t bodies = 0;      ///< --bodies (= --n); 0: each variant's default
@@ -438,36 +372,25 @@ struct Options {
   float softening_sq() const { return softening * softening; }
 };
 
-/// Parses and validates \p argv for \p program: variant \p v's own program, or the driver when
-/// \p v is nullptr (which decides the flags). Returns nothing when --help was printed; throws
-/// hb::UsageError (exit code 2) on any bad flag or value, before any GPU work: 0 bodies,
-/// negative steps, an unknown variant, a knob value the variant is not compiled for, an image
-/// file that cannot be written.
+/// The command line of variant \p v's program, or of the driver when \p v is nullptr; nothing
+/// after --help; hb::UsageError (exit 2) on any bad flag or value, before any GPU work.
 std::optional<Options> parse_options(const std::string& program, const Variant* v, int argc,
                                      const char* const* argv);
 
-/// The bodies variant \p v runs on: --bodies (--cpu-bodies for CPU rows of the driver) or its
-/// default.
+/// --bodies (--cpu-bodies for the driver's CPU rows) or the variant's default.
 std::size_t bodies_for(const Variant& v, const Options& opt, bool driver);
-
-/// The knob value variant \p v runs with: --unroll or --bodies-per-thread, or its default (0
-/// for variants without a knob).
+/// --unroll or --bodies-per-thread, or the variant's default (0 without a knob).
 int knob_for(const Variant& v, const Options& opt);
 
-/// main() of the per-variant programs: runs variant \p id alone on its default bodies, checks
-/// it against the float64 reference and prints interactions/s (and, on the GPU, % of the FP32
-/// issue bound). The multi-GPU programs print the scaling table (Table 14.3) over 1 .. G GPUs.
+/// main() of a variant's program: checked against the reference, in interactions/s (the
+/// multi-GPU ones: Table 14.3 over 1 .. G GPUs).
 int variant_program_main(const char* program, const char* id, int argc, char** argv);
 
-/// main() of the driver `nbody`: Table 14.4 and a simulation, or with --unroll-sweep Table 14.1
-/// or 14.2.
+/// main() of `nbody`: Table 14.4 and a simulation, or with --unroll-sweep Table 14.1 or 14.2.
 int driver_main(int argc, char** argv);
 
-/// Renders \p bodies into a \p size x \p size image of the square
-/// \f$[-\mathrm{extent}, \mathrm{extent}]^2\f$ of the x-y plane (x to the right, y up).
-/// A pixel with c bodies gets \f$255 \log(1 + c) / \log(1 + c_\mathrm{max})\f$; bodies
-/// outside the square are left out.
-/// \pre size >= 1, extent > 0
+/// \p bodies in the x-y square [-extent, extent]^2 (y up), size pixels square; a pixel of c
+/// bodies gets 255 log(1 + c) / log(1 + c_max). \pre size >= 1, extent > 0
 hb::GrayImage render_bodies(const std::vector<float4>& bodies, int size, float extent);
 
 }  // namespace ch14

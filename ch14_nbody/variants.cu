@@ -1,7 +1,6 @@
 // The variant table of chapter 14, and the GPU time step. Every GPU file of kernels/ is
-// compiled here, once (CMake lists them in nbody_kernels.cuh), so its launcher needs no
-// declaration: a new GPU variant is one file in kernels/ and one row below. The CPU variants
-// are compiled as C++ (kernels/0N_cpu_*.cpp) and declared in nbody.h.
+// compiled here, once (listed in nbody_kernels.cuh), so a new GPU variant is one file in
+// kernels/ and one row below; the CPU variants are C++ (kernels/0N_cpu_*.cpp).
 #include <charconv>
 #include <string>
 
