@@ -116,10 +116,9 @@ Range split_range(std::size_t n, int parts, int i);
 /// The smallest chunk of the pipelined strategy (256K floats, 1 MB back to the host).
 inline constexpr std::size_t kSmallestChunk = std::size_t(256) << 10;
 
-/// The chunks of the pipelined strategy, none empty: chunks of \p chunk (the first one taking
-/// the remainder), then the last min(n, chunk) elements in pieces that halve down to
-/// \p smallest, which ends the array twice, so that the copies out never queue up behind each
-/// other (see the chapter page).
+/// The pipelined strategy's chunks, none empty: chunks of \p chunk (the first takes the
+/// remainder), then the last min(n, chunk) elements in pieces halving down to \p smallest,
+/// which ends the array twice, so that the copies out never queue up (see the chapter page).
 std::vector<Range> pipeline_chunks(std::size_t n, std::size_t chunk,
                                    std::size_t smallest = kSmallestChunk);
 
@@ -127,8 +126,7 @@ std::vector<Range> pipeline_chunks(std::size_t n, std::size_t chunk,
 /// otherwise 1M to 32M floats in powers of two; each at most n, increasing, without repeats.
 std::vector<std::size_t> pipeline_chunk_candidates(std::size_t n, std::size_t chunk);
 
-/// The buffers, streams and events of a pipeline of n elements, made before timing, and the
-/// steps the strategies are made of.
+/// A pipeline's buffers, streams and events, made before timing, and the strategies' steps.
 struct Pipeline {
   /// Device arrays unless \p host is Mapped; max(\p streams, 3) non-blocking streams (stream3
   /// uses up to \p streams, Pipelined three).
@@ -261,14 +259,14 @@ void add_facts(hb::Report& report, const std::string& program, const StreamingOp
 /// The book's report of one run: one row per stage that could be timed, with ms and GB/s.
 hb::Report stage_report(const StageTimes& t, std::size_t n);
 
-/// Every program's main: within hb::run_main (what it throws becomes the exit code), parses
-/// the flags of \p spec (exit 0 after --help), selects --device and runs \p body.
+/// Every program's main: within hb::run_main (throws become exit codes), parses the flags of
+/// \p spec (exit 0 after --help), selects --device and runs \p body.
 int program_main(const ProgramSpec& spec, int argc, char** argv,
                  const std::function<void(const StreamingOptions&)>& body);
 
-/// The main of stream1_device, stream2_async and stream4_mapped: runs \p strategy in the host
-/// memory and under the program name of its row of strategies(), checks the output and prints
-/// the book's report, with \p memory as its "host memory" fact.
+/// The main of stream1_device, stream2_async and stream4_mapped: \p strategy, in the host
+/// memory and under the name of its strategies() row, checked, in the book's report with
+/// \p memory as its "host memory" fact.
 int run_one_strategy(Strategy strategy, const char* description, const char* memory, int argc,
                      char** argv);
 
