@@ -1,6 +1,7 @@
 // bus_sharing: beyond the text. Why the pipelined strategy stops short of the transfer bound:
-// one copy of 8n bytes to the device, alone and beside 4n bytes going back (by a copy engine,
-// or by a kernel writing mapped memory at a chosen rate), and the pipeline itself.
+// traffic back to the host slows the traffic to the device, though PCIe has a link for each
+// direction. One copy of 8n bytes to the device, alone and beside 4n bytes going back (by a
+// copy engine, or by a kernel writing mapped memory at a chosen rate), and the pipeline itself.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -8,6 +9,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hb/bench.h"
@@ -96,10 +98,10 @@ int main(int argc, char** argv) {
                                     cudaMemcpyHostToDevice, in));
       in_stop.record(in);
       in_stop.synchronize();
-      const double in_ms = in_stop.elapsed_since(in_start);
-      if (!b.run) return std::pair{in_ms, std::nan("")};
+      const double copy_in = in_stop.elapsed_since(in_start);
+      if (!b.run) return std::pair{copy_in, std::nan("")};
       side_stop.synchronize();
-      return std::pair{in_ms, double(side_stop.elapsed_since(side_start))};
+      return std::pair{copy_in, double(side_stop.elapsed_since(side_start))};
     };
     // [bus-sharing-time]
 
