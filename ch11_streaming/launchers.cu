@@ -1,6 +1,5 @@
-// The one translation unit that compiles chapter 11's kernels (kernels/): the three SAXPY forms
-// for unroll factors 1 to 16 and the paced copy, their launchers, and the tables that let the
-// sweep and the tests pick a launcher by number at run time.
+// The one translation unit that compiles chapter 11's kernels (kernels/) and their launchers,
+// with the tables that pick a SAXPY launcher by form and unroll factor at run time.
 #include <algorithm>
 #include <array>
 #include <map>
@@ -21,8 +20,8 @@ namespace ch11 {
 
 int saxpy_grid_size(const void* kernel, LaunchShape shape, std::size_t n, std::size_t per_block) {
   if (n == 0) return 0;
-  // SMs x resident blocks per SM, asked once per kernel, block size and device: the launchers
-  // run inside timed loops, where these queries would add host time to every launch.
+  // Asked once per kernel, block size and device: the launchers run inside timed loops, where
+  // these queries would add host time to every launch.
   static std::mutex mutex;
   static std::map<std::tuple<const void*, int, int>, std::size_t> resident;
   int device = 0;
@@ -75,15 +74,13 @@ void launch_saxpy(float* out, const float* x, const float* y, std::size_t n, flo
 }
 // [saxpy-launcher]
 
-// Builds {launch_saxpy<Form, 1>, ..., launch_saxpy<Form, kMaxUnroll>}; this is where the
-// 3 x 16 SAXPY kernels are instantiated.
+// {launch_saxpy<Form, 1>, ..., launch_saxpy<Form, kMaxUnroll>}: the 3 x 16 SAXPY kernels.
 template <SaxpyForm Form, std::size_t... I>
 constexpr std::array<SaxpyLauncher, sizeof...(I)> launchers(std::index_sequence<I...>) {
   return {&launch_saxpy<Form, static_cast<int>(I) + 1>...};
 }
 constexpr auto kUnrolls = std::make_index_sequence<kMaxUnroll>{};
-// Indexed by SaxpyForm.
-const std::array<SaxpyLauncher, kMaxUnroll> kLaunchers[] = {
+const std::array<SaxpyLauncher, kMaxUnroll> kLaunchers[] = {  // indexed by SaxpyForm
     launchers<SaxpyForm::GridStride>(kUnrolls), launchers<SaxpyForm::Unrolled>(kUnrolls),
     launchers<SaxpyForm::Vectorized>(kUnrolls)};
 

@@ -1,13 +1,7 @@
 /// \file
 /// \brief The streaming pipelines of chapter 11: SAXPY on data that starts and ends in host
-///        memory, moved to the GPU and back in four ways (the text's stream1 to stream4) plus
-///        one of ours, each a function (kernels/04_pipelines.cpp) that runs the whole pipeline
-///        once and returns how long each stage took; and what the programs share besides.
-///
-/// Everything a run needs (host and device arrays, streams, events) is created once in a
-/// Pipeline, outside the timed region; the strategy functions only enqueue work and wait for it.
-/// The programs (programs/) are thin mains over this header, so every number they print comes
-/// from the same code the tests run.
+///        memory, in the text's four ways and one of ours (kernels/04_pipelines.cpp), over a
+///        Pipeline made once outside the timed region; and what the programs share.
 #pragma once
 
 #include <cstddef>
@@ -20,15 +14,16 @@
 
 #include "hb/cli.h"
 #include "hb/compare.h"
+#include "hb/error.h"
 #include "hb/memory.h"
 #include "hb/report.h"
 
 namespace ch11 {
 
-/// Bytes SAXPY must move across the bus per element: x and y to the device, out back.
+/// Bytes SAXPY must move across the bus per element: x and y to the device, out back; their
+/// sum is what "effective GB/s" counts.
 inline constexpr std::size_t kH2DBytesPerElement = 2 * sizeof(float);
 inline constexpr std::size_t kD2HBytesPerElement = sizeof(float);
-/// What "effective GB/s" divides by the time.
 inline constexpr std::size_t kBytesPerElement = kH2DBytesPerElement + kD2HBytesPerElement;
 
 /// Where a pipeline's host arrays live.
@@ -56,8 +51,8 @@ struct HostArray {
   float* ptr = nullptr;
 };
 
-/// Milliseconds of one run (or the medians of several). Stages that run at the same time as
-/// others cannot be timed apart; they are NaN ("-" in the tables).
+/// Milliseconds of one run (or the medians of several). Stages that overlap others cannot be
+/// timed apart: NaN ("-" in the tables).
 struct StageTimes {
   static constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
   double h2d_ms = kUnknown;     ///< host->device copies of x and y (events)
@@ -86,7 +81,16 @@ struct StrategyInfo {
   HostKind host;        ///< host memory it needs
 };
 /// The strategy table (ids 1..5 in order).
-const std::vector<StrategyInfo>& strategies();
+inline const std::vector<StrategyInfo>& strategies() {
+  static const std::vector<StrategyInfo> table = {
+      {Strategy::Synchronous, "stream1_device", "synchronous (pageable)", HostKind::Pageable},
+      {Strategy::Async, "stream2_async", "async (pinned)", HostKind::Pinned},
+      {Strategy::Streams, "stream3_streams", "streams", HostKind::Pinned},
+      {Strategy::Mapped, "stream4_mapped", "mapped (zero-copy)", HostKind::Mapped},
+      {Strategy::Pipelined, "streaming", "pipelined (beyond the text)", HostKind::Pinned},
+  };
+  return table;
+}
 inline const StrategyInfo& strategy_info(Strategy id) {
   return strategies().at(std::size_t(id) - 1);
 }
@@ -106,17 +110,15 @@ struct Range {
   std::size_t size() const noexcept { return end - begin; }
 };
 /// Part \p i of \p n elements cut into \p parts consecutive ranges whose sizes differ by at
-/// most one (some are empty when n < parts). Throws std::invalid_argument unless
-/// 0 <= i < parts.
+/// most one (empty ones when n < parts). std::invalid_argument unless 0 <= i < parts.
 Range split_range(std::size_t n, int parts, int i);
 
 /// The smallest chunk of the pipelined strategy (256K floats, 1 MB back to the host).
 inline constexpr std::size_t kSmallestChunk = std::size_t(256) << 10;
 
-/// The chunks of the pipelined strategy for \p n elements, in order: chunks of \p chunk (the
-/// first one taking the remainder), then the last min(n, chunk) elements in pieces that halve
-/// down to \p smallest, which ends the array twice, so that the copies out never queue up
-/// behind each other (see the chapter page). No range is empty.
+/// The pipelined strategy's chunks, none empty: chunks of \p chunk (the first takes the
+/// remainder), then the last min(n, chunk) elements in pieces halving down to \p smallest,
+/// which ends the array twice, so that the copies out never queue up (see the chapter page).
 std::vector<Range> pipeline_chunks(std::size_t n, std::size_t chunk,
                                    std::size_t smallest = kSmallestChunk);
 
@@ -124,11 +126,10 @@ std::vector<Range> pipeline_chunks(std::size_t n, std::size_t chunk,
 /// otherwise 1M to 32M floats in powers of two; each at most n, increasing, without repeats.
 std::vector<std::size_t> pipeline_chunk_candidates(std::size_t n, std::size_t chunk);
 
-/// The buffers, streams and events of a pipeline of n elements, made once, before timing, and
-/// the steps the strategies are made of.
+/// A pipeline's buffers, streams and events, made before timing, and the strategies' steps.
 struct Pipeline {
-  /// Device arrays unless \p host is Mapped (which needs none); max(\p streams, 3)
-  /// non-blocking streams (stream3 uses up to \p streams, Pipelined three).
+  /// Device arrays unless \p host is Mapped; max(\p streams, 3) non-blocking streams (stream3
+  /// uses up to \p streams, Pipelined three).
   Pipeline(std::size_t n, HostKind host, int streams);
 
   /// Copies the inputs into the host arrays (outside any timed region).
@@ -137,16 +138,16 @@ struct Pipeline {
   /// back cannot pass the check.
   void poison_output();
 
-  /// Throws std::invalid_argument, naming \p what, unless the pipeline has device arrays (is
-  /// not Mapped) and, where \p pinned, pinned host memory.
+  /// std::invalid_argument, naming \p what, unless the pipeline has device arrays (is not
+  /// Mapped) and, where \p pinned, pinned host memory.
   void require_device_arrays(const char* what, bool pinned) const;
-  /// Enqueue on \p s, for the elements of \p r, the copies of x and y to the device, the
-  /// kernel, the copy of out to the host. An empty range enqueues nothing.
+  /// Enqueue on \p s, for the elements of \p r (nothing when empty): the copies of x and y to
+  /// the device, the kernel, the copy of out to the host.
   void copy_in(Range r, cudaStream_t s);
   void compute(Range r, float alpha, cudaStream_t s);
   void copy_out(Range r, cudaStream_t s);
-  /// The times of the run that `stop` ended (after it has completed): from the events, the
-  /// stages too where \p stages (the strategy recorded them in order), and \p wall_ms.
+  /// The times of the run that `stop` ended: from the events, the stages too where \p stages
+  /// (the strategy recorded them in order), and \p wall_ms.
   StageTimes times(double wall_ms, bool stages) const;
 
   std::size_t n;
@@ -158,8 +159,8 @@ struct Pipeline {
   hb::Event ready, done;  ///< reused for cross-stream dependencies (fork, join, chunk hand-off)
 };
 
-// The strategies (kernels/04_pipelines.cpp). Each throws std::invalid_argument when the
-// pipeline's memory does not fit it.
+// The strategies (kernels/04_pipelines.cpp): each runs the whole pipeline once, and throws
+// std::invalid_argument when the pipeline's memory does not fit it.
 
 /// Section 11.1 (stream1Device): synchronous cudaMemcpy on the legacy default stream.
 /// \pre p.host is Pageable or Pinned
@@ -176,12 +177,10 @@ StageTimes run_mapped(Pipeline& p, float alpha);
 /// \pre p.host is Pinned; chunk >= 1
 StageTimes run_pipelined(Pipeline& p, float alpha, std::size_t chunk);
 
-/// Runs \p config once.
 StageTimes run_strategy(Pipeline& p, const StrategyConfig& config, float alpha);
-/// \p warmup untimed runs, then \p iters timed ones; the median of each field.
+/// \p warmup untimed runs, then \p iters timed ones: the median of each field (NaN stays NaN).
 StageTimes measure_strategy(Pipeline& p, const StrategyConfig& config, float alpha, int warmup,
                             int iters);
-/// The median of each field over \p runs (NaN stays NaN).
 StageTimes median_times(const std::vector<StageTimes>& runs);
 
 /// The fastest the pipeline can be, given how fast the bus moves data.
@@ -189,15 +188,14 @@ struct TransferBound {
   double ms = 0.0;
   std::string limit;  ///< which term sets it: "host->device" or "device->host"
 };
-/// SAXPY moves 8n bytes host->device and 4n bytes device->host; at best each direction runs at
-/// its own measured rate all the time: \f$t = \max(8n / r_{h2d},\ 4n / r_{d2h})\f$. Rates in
-/// decimal GB/s. A third term for both directions at once, \f$12n / r_{both}\f$, is not part
-/// of it: the measured \f$r_{both}\f$ (two long copies, one each way) is not the most the bus
-/// carries, since a pipeline's short copies out beside its copies in have beaten it (see the
-/// chapter page). Throws std::invalid_argument unless both rates are positive.
+/// SAXPY moves 8n bytes up and 4n down; at best each direction runs at its own measured rate
+/// (decimal GB/s, both positive, else std::invalid_argument) all the time:
+/// \f$t = \max(8n / r_{h2d},\ 4n / r_{d2h})\f$. No third term for both directions at once:
+/// two long copies, one each way, are not the most the bus carries, since a pipeline's short
+/// copies out beside its copies in have beaten them (see the chapter page).
 TransferBound transfer_bound(std::size_t n, double h2d_gbs, double d2h_gbs);
 
-// What the programs share (programs/harness.cpp).
+// What the programs share.
 
 struct ProgramSpec {
   std::string program;
@@ -215,8 +213,8 @@ struct StreamingOptions {
   std::string command;    ///< the command line as given, for the report header
 };
 
-/// Parses the shared flags (hb::Cli), --alpha and, where \p spec asks, --max-streams and
-/// --chunk. Returns nothing after --help; throws hb::UsageError on bad input.
+/// The shared flags (hb::Cli), --alpha and, where \p spec asks, --max-streams and --chunk.
+/// Nothing after --help; hb::UsageError on bad input.
 std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
                                               const char* const* argv);
 
@@ -228,12 +226,19 @@ struct Inputs {
 };
 Inputs make_inputs(std::size_t n, std::uint64_t seed, float alpha, bool with_reference);
 
-/// Compares \p out with the CPU reference within tolerance_vs_cpu().
+/// \p out against the CPU reference, within tolerance_vs_cpu().
 hb::CompareResult compare_output(const float* out, const Inputs& in, float alpha);
 /// Throws hb::CheckFailed (exit code 1) naming \p what when \p result failed.
-void require_ok(const hb::CompareResult& result, const std::string& what);
+inline void require_ok(const hb::CompareResult& result, const std::string& what) {
+  if (!result.ok) throw hb::CheckFailed(what + ": " + result.report);
+}
 /// "ok", "FAILED (k of n outputs)", or "skipped (--no-check)" when \p result is empty.
-std::string check_text(const std::optional<hb::CompareResult>& result);
+inline std::string check_text(const std::optional<hb::CompareResult>& result) {
+  if (!result) return "skipped (--no-check)";
+  if (result->ok) return "ok";
+  return "FAILED (" + std::to_string(result->mismatches) + " of " + std::to_string(result->count) +
+         " outputs)";
+}
 
 /// One measured configuration: its median times and its check (empty with --no-check).
 struct Outcome {
@@ -242,26 +247,26 @@ struct Outcome {
   std::optional<hb::CompareResult> check;
   bool failed() const { return check && !check->ok; }
 };
-/// Runs \p config on \p p from a poisoned output (one warm-up, then the median of --iters) and,
-/// unless --no-check, compares the output with the CPU reference.
+/// Runs \p config from a poisoned output (one warm-up, then the median of --iters) and, unless
+/// --no-check, compares the output with the CPU reference.
 Outcome measure_and_check(Pipeline& p, const StrategyConfig& config, const StreamingOptions& opt,
                           const Inputs& in);
 
-/// Adds the header block shared by the chapter's programs: hb::add_run_facts, then copy
-/// engines, N, bytes, \p host_memory, alpha, seed, iterations.
+/// The facts every program's report starts with: hb::add_run_facts, then copy engines, N,
+/// bytes, \p host_memory, alpha, seed, iterations.
 void add_facts(hb::Report& report, const std::string& program, const StreamingOptions& opt,
                const std::string& host_memory);
 /// The book's report of one run: one row per stage that could be timed, with ms and GB/s.
 hb::Report stage_report(const StageTimes& t, std::size_t n);
 
-/// The main of every chapter-11 program: within hb::run_main (which maps what it throws to exit
-/// codes), parses the flags of \p spec (exit 0 after --help), selects --device, runs \p body.
+/// Every program's main: within hb::run_main (throws become exit codes), parses the flags of
+/// \p spec (exit 0 after --help), selects --device and runs \p body.
 int program_main(const ProgramSpec& spec, int argc, char** argv,
                  const std::function<void(const StreamingOptions&)>& body);
 
-/// The main of the one-strategy programs stream1_device, stream2_async and stream4_mapped:
-/// runs \p strategy in the host memory and under the program name of its row of strategies(),
-/// checks the output and prints the book's report, with \p memory as its "host memory" fact.
+/// The main of stream1_device, stream2_async and stream4_mapped: \p strategy, in the host
+/// memory and under the name of its strategies() row, checked, in the book's report with
+/// \p memory as its "host memory" fact.
 int run_one_strategy(Strategy strategy, const char* description, const char* memory, int argc,
                      char** argv);
 

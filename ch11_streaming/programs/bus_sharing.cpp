@@ -1,17 +1,7 @@
-// bus_sharing: beyond the text. Why the pipelined strategy stops a few percent short of the
-// transfer bound: on the machines we measured, traffic back to the host slows the traffic to
-// the device, even though PCIe has a separate link for each direction.
-//
-// We time one copy of 8n bytes host->device (what SAXPY sends for n floats) alone, and then
-// with 4n bytes (what SAXPY sends back) going the other way at the same time: once by a copy
-// engine at full speed, and once by a kernel writing mapped host memory at a rate we choose
-// (kernels/05_paced_copy.cuh), from a trickle up to as fast as it goes. If the copy in only
-// suffered when the two directions together needed more than the bus carries, the trickles
-// would cost it nothing, and a pipeline that paced its copies out would reach the bound. The
-// last column says what each byte sent back costs the copy in; the page compares the rows.
-//
-// Last, the pipelined strategy itself runs in the same process, so its distance from the copy
-// in alone can be set beside what the copies out cost.
+// bus_sharing: beyond the text. Why the pipelined strategy stops short of the transfer bound:
+// traffic back to the host slows the traffic to the device, though PCIe has a link for each
+// direction. One copy of 8n bytes to the device, alone and beside 4n bytes going back (by a
+// copy engine, or by a kernel writing mapped memory at a chosen rate), and the pipeline itself.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -19,6 +9,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hb/bench.h"
@@ -36,19 +27,13 @@ namespace {
 /// Blocks of the paced kernel: enough for 40 GB/s and more, few enough to leave the GPU idle.
 constexpr int kPacedBlocks = 16;
 
-/// What runs beside the copy in: enqueues 4n bytes back to the host on the given stream, into
-/// `out` (host memory the check reads afterwards). `run` is empty for the copy in alone.
+/// What runs beside the copy in: enqueues 4n bytes back to the host, into `out` (which the
+/// check reads); `run` is empty for the copy in alone.
 struct Beside {
   std::string id;
   std::string what;
   std::function<void(cudaStream_t)> run;
   float* out = nullptr;
-};
-
-/// Milliseconds of one repetition: the copy in, and what ran beside it (NaN for nothing).
-struct Sharing {
-  double in_ms = 0.0;
-  double back_ms = std::nan("");
 };
 
 }  // namespace
@@ -63,13 +48,6 @@ int main(int argc, char** argv) {
     const int iters = opt.common.iters;
     const bool check = !opt.common.no_check;
     const hb::DeviceInfo dev = hb::query_device(opt.common.device);
-    const double up_bytes = double(ch11::kH2DBytesPerElement) * double(n);
-    const double back_bytes = double(ch11::kD2HBytesPerElement) * double(n);
-
-    hb::Report r({"id", "beside the copy in", "its GB/s", "MB back during the copy in",
-                  "copy in (ms)", "copy in GB/s", "% of copy in alone",
-                  "ms lost per GB sent back", "check"});
-    std::optional<std::string> failure;
     // 8n bytes to send (x and y of SAXPY, side by side); n seeded floats to send back, from
     // device memory into pinned memory (copy engine) or mapped memory (kernel).
     hb::PinnedBuffer<float> host_in(2 * n), host_out(n);
@@ -82,32 +60,32 @@ int main(int argc, char** argv) {
     hb::Stream in, side;
     hb::Event in_start, in_stop, side_start, side_stop;
 
-    std::vector<Beside> besides;
-    besides.push_back({"a", "nothing", {}, nullptr});
-    besides.push_back({"b", "copy engine: one cudaMemcpyAsync of 4n bytes back",
-                       [&](cudaStream_t s) {
-                         HB_CUDA_CHECK(cudaMemcpyAsync(host_out.data(), dev_back.data(),
-                                                       n * sizeof(float),
-                                                       cudaMemcpyDeviceToHost, s));
-                       },
-                       host_out.data()});
+    std::vector<Beside> besides = {
+        {"a", "nothing", {}, nullptr},
+        {"b", "copy engine: one cudaMemcpyAsync of 4n bytes back",
+         [&](cudaStream_t s) {
+           HB_CUDA_CHECK(cudaMemcpyAsync(host_out.data(), dev_back.data(), n * sizeof(float),
+                                         cudaMemcpyDeviceToHost, s));
+         },
+         host_out.data()}};
     char id = 'c';
     for (const double gbs : {10.0, 20.0, 30.0, 40.0, 0.0}) {
       const int blocks = gbs > 0 ? kPacedBlocks : dev.sm_count;
-      const std::string what =
-          "kernel, " + std::to_string(blocks) + " blocks, writing 4n bytes to mapped memory " +
-          (gbs > 0 ? "at most " + hb::fixed(gbs, 0) + " GB/s" : "as fast as it goes");
-      besides.push_back({std::string(1, id++), what,
-                         [&, gbs, blocks](cudaStream_t s) {
-                           ch11::launch_paced_copy(mapped_out.device_data(), dev_back.data(),
-                                                   n, gbs, blocks, s);
-                         },
-                         mapped_out.data()});
+      besides.push_back(
+          {std::string(1, id++),
+           "kernel, " + std::to_string(blocks) + " blocks, writing 4n bytes to mapped memory " +
+               (gbs > 0 ? "at most " + hb::fixed(gbs, 0) + " GB/s" : "as fast as it goes"),
+           [&, gbs, blocks](cudaStream_t s) {
+             ch11::launch_paced_copy(mapped_out.device_data(), dev_back.data(), n, gbs, blocks,
+                                     s);
+           },
+           mapped_out.data()});
     }
 
     // [bus-sharing-time]
     // One repetition: the side stream starts when the copy in does; each stream's events
-    // time its own work.
+    // time its own work. Returns the milliseconds of the copy in and of what ran beside it
+    // (NaN for nothing).
     const auto once = [&](const Beside& b) {
       in_start.record(in);
       if (b.run) {
@@ -120,18 +98,14 @@ int main(int argc, char** argv) {
                                     cudaMemcpyHostToDevice, in));
       in_stop.record(in);
       in_stop.synchronize();
-      Sharing t;
-      t.in_ms = in_stop.elapsed_since(in_start);
-      if (b.run) {
-        side_stop.synchronize();
-        t.back_ms = side_stop.elapsed_since(side_start);
-      }
-      return t;
+      const double copy_in = in_stop.elapsed_since(in_start);
+      if (!b.run) return std::pair{copy_in, std::nan("")};
+      side_stop.synchronize();
+      return std::pair{copy_in, double(side_stop.elapsed_since(side_start))};
     };
     // [bus-sharing-time]
 
-    // The pipelined strategy on the same machine at the same time: the driver's chunk
-    // sizes, or --chunk.
+    // The pipelined strategy at the driver's chunk sizes, or --chunk.
     const ch11::Inputs inputs = ch11::make_inputs(n, opt.common.seed, opt.alpha, check);
     ch11::Pipeline p(n, ch11::HostKind::Pinned, 3);
     p.load(inputs.x.data(), inputs.y.data());
@@ -143,27 +117,25 @@ int main(int argc, char** argv) {
     std::vector<std::vector<double>> in_ms(besides.size()), back_ms(besides.size());
     std::vector<std::vector<double>> pipeline_ms(chunks.size());
     std::vector<std::string> checks(besides.size(), "-"), pipeline_checks(chunks.size());
+    std::optional<std::string> failure;
     for (int round = -1; round < iters; ++round) {  // round -1 warms up
       const bool last = round == iters - 1;
       for (std::size_t k = 0; k < besides.size(); ++k) {
         const Beside& b = besides[k];
         if (last && b.out != nullptr) std::memset(b.out, 0xFF, n * sizeof(float));  // NaN
-        const Sharing t = once(b);
+        const auto [in_t, back_t] = once(b);
         if (round < 0) continue;
-        in_ms[k].push_back(t.in_ms);
-        back_ms[k].push_back(t.back_ms);
+        in_ms[k].push_back(in_t);
+        back_ms[k].push_back(back_t);
         if (!last || b.out == nullptr) continue;
-        if (!check) {
-          checks[k] = ch11::check_text(std::nullopt);
-          continue;
-        }
         // Every element sent back must have arrived, bit for bit.
         std::size_t wrong = 0;
-        for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t i = 0; check && i < n; ++i)
           wrong += std::memcmp(&b.out[i], &back[i], sizeof(float)) != 0;
-        checks[k] = wrong == 0 ? "ok"
-                               : "FAILED (" + std::to_string(wrong) + " of " +
-                                     std::to_string(n) + " elements)";
+        checks[k] = !check       ? ch11::check_text(std::nullopt)
+                    : wrong == 0 ? "ok"
+                                 : "FAILED (" + std::to_string(wrong) + " of " +
+                                       std::to_string(n) + " elements)";
         if (wrong != 0 && !failure) failure = "row " + b.id + ": " + checks[k];
       }
       for (std::size_t c = 0; c < chunks.size(); ++c) {
@@ -181,6 +153,11 @@ int main(int argc, char** argv) {
       }
     }
 
+    hb::Report r({"id", "beside the copy in", "its GB/s", "MB back during the copy in",
+                  "copy in (ms)", "copy in GB/s", "% of copy in alone",
+                  "ms lost per GB sent back", "check"});
+    const double up_bytes = double(ch11::kH2DBytesPerElement) * double(n);
+    const double back_bytes = double(ch11::kD2HBytesPerElement) * double(n);
     const double alone_ms = hb::summarize(in_ms[0]).median_ms;  // row a: nothing beside
     for (std::size_t k = 0; k < besides.size(); ++k) {
       const bool side_ran = besides[k].run != nullptr;

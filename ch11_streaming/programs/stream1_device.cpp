@@ -3,7 +3,7 @@
 // kernel, copy out back. The report shows where the time goes: almost all of it in the copies.
 //
 // Its main is the one all three one-strategy programs share (ch11::run_one_strategy in
-// harness.cpp); what this program is, is its strategy and the two lines below.
+// pipeline.cpp); what this program is, is its strategy and the two lines below.
 #include "pipeline.h"
 
 int main(int argc, char** argv) {

@@ -4,7 +4,7 @@
 // of the arrays overlap, so there is no overhang; the price is that the SMs wait on the bus.
 //
 // Its main is the one all three one-strategy programs share (ch11::run_one_strategy in
-// harness.cpp); what this program is, is its strategy and the two lines below.
+// pipeline.cpp); what this program is, is its strategy and the two lines below.
 #include "pipeline.h"
 
 int main(int argc, char** argv) {

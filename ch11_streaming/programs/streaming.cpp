@@ -1,10 +1,5 @@
-// streaming: the chapter driver. It reproduces Table 11.1 / Figure 11.1 of the text in one run:
-// the four ways of streaming SAXPY through the GPU (plus one of ours), each as one row with its
-// time, its effective bandwidth and how close it gets to what the bus allows.
-//
-// We first measure, with the same sizes the pipeline moves, how fast pinned memory crosses the
-// bus in each direction and in both at once. From those rates follows the transfer bound, the
-// least time any strategy can take (transfer_bound()); it is row 0, the reference of the table.
+// streaming: the chapter driver, Table 11.1 / Figure 11.1 of the text in one run: every way of
+// streaming SAXPY through the GPU (the text's four and ours) against the transfer bound.
 #include <iostream>
 #include <map>
 #include <optional>
@@ -18,8 +13,8 @@
 
 namespace {
 
-// Runs every candidate configuration on \p p (each from a poisoned output, each checked) and
-// keeps the one with the smallest median wall clock, with the first failed check among them.
+// Every candidate, each from a poisoned output and checked; the one with the smallest median
+// wall clock, carrying the first failed check among them.
 ch11::Outcome best_of(ch11::Pipeline& p, const std::vector<ch11::StrategyConfig>& candidates,
                       const ch11::StreamingOptions& opt, const ch11::Inputs& in) {
   std::optional<ch11::Outcome> best;
@@ -42,6 +37,7 @@ int main(int argc, char** argv) {
   spec.max_streams_flag = true;
   spec.chunk_flag = true;
   return ch11::program_main(spec, argc, argv, [](const ch11::StreamingOptions& opt) {
+    using ch11::Strategy;
     const std::size_t n = opt.common.n;
     const int iters = opt.common.iters;
 
@@ -64,20 +60,17 @@ int main(int argc, char** argv) {
     // [streaming-bound]
 
     const ch11::Inputs in = ch11::make_inputs(n, opt.common.seed, opt.alpha, !opt.common.no_check);
-    // Stream3 at its best: both issue orders, 1 .. --max-streams streams. Ours: the given
-    // chunk size, or the best of 1M to 32M floats (no larger than n).
+    // Stream3 at its best of both issue orders and 1 .. --max-streams streams; ours at its
+    // best chunk size.
     std::vector<ch11::StrategyConfig> streams, pipelined;
     for (const auto order : {ch11::IssueOrder::BreadthFirst, ch11::IssueOrder::DepthFirst})
-      for (int k = 1; k <= opt.max_streams; ++k)
-        streams.push_back({ch11::Strategy::Streams, k, order});
+      for (int k = 1; k <= opt.max_streams; ++k) streams.push_back({Strategy::Streams, k, order});
     for (const std::size_t c : ch11::pipeline_chunk_candidates(n, opt.chunk))
-      pipelined.push_back({ch11::Strategy::Pipelined, 1, {}, c});
+      pipelined.push_back({Strategy::Pipelined, 1, {}, c});
     const std::vector<std::vector<ch11::StrategyConfig>> searches = {
-        {{ch11::Strategy::Synchronous}}, {{ch11::Strategy::Async}}, streams, pipelined,
-        {{ch11::Strategy::Mapped}}};
-    // One pipeline for each kind of host memory, for the strategies that need it; the rows in
-    // the order of the strategies' ids.
-    std::map<ch11::Strategy, ch11::Outcome> rows;
+        {{Strategy::Synchronous}}, {{Strategy::Async}}, streams, pipelined, {{Strategy::Mapped}}};
+    // One pipeline per kind of host memory, for the strategies that need it.
+    std::map<Strategy, ch11::Outcome> rows;  // in the order of the ids
     for (const auto host :
          {ch11::HostKind::Pageable, ch11::HostKind::Pinned, ch11::HostKind::Mapped}) {
       ch11::Pipeline p(n, host, host == ch11::HostKind::Pinned ? opt.max_streams : 1);
@@ -97,10 +90,10 @@ int main(int argc, char** argv) {
            hb::percent(bound.ms, copies.median_ms), "100.0", "-"});
     std::optional<hb::CompareResult> failure;
     for (const auto& [id, o] : rows) {
-      r.row({std::to_string(int(id)), ch11::describe(o.config),
-             hb::fixed(o.times.wall_ms, 3), hb::fixed(hb::gbs(bytes, o.times.wall_ms), 2),
-             hb::percent(bound.ms, o.times.wall_ms), hb::percent(copies.median_ms, o.times.wall_ms),
-             ch11::check_text(o.check)});
+      const double ms = o.times.wall_ms;
+      r.row({std::to_string(int(id)), ch11::describe(o.config), hb::fixed(ms, 3),
+             hb::fixed(hb::gbs(bytes, ms), 2), hb::percent(bound.ms, ms),
+             hb::percent(copies.median_ms, ms), ch11::check_text(o.check)});
       if (o.failed() && !failure) failure = o.check;
     }
     ch11::add_facts(r, "streaming", opt,
