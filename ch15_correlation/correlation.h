@@ -5,14 +5,11 @@
 #pragma once
 
 #include <cmath>
-#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -44,10 +41,8 @@ struct TemplateStats {
 
 /// A template: its pixels, row-major, and their statistics.
 struct Template {
-  int x = -1;  ///< where it was cut from the image (-1: not cut from it)
-  int y = -1;
-  int width = 0;
-  int height = 0;
+  int x = -1, y = -1;  ///< where it was cut from the image (-1: not cut from it)
+  int width = 0, height = 0;
   std::vector<std::uint8_t> pixels;  ///< width x height values
   TemplateStats stats;
 
@@ -87,8 +82,7 @@ constexpr double kCoefficientTolerance = 2e-6;
 
 /// Where the template matches best: the largest coefficient and its position.
 struct Peak {
-  int x = -1;
-  int y = -1;
+  int x = -1, y = -1;
   double value = 0.0;
 };
 

@@ -8,22 +8,16 @@
 #include <cmath>
 #include <iostream>
 #include <map>
-#include <optional>
 #include <sstream>
 #include <thread>
 
-#include <CLI/CLI.hpp>
-
 #include "correlation.h"
 #include "hb/bench.h"
-#include "hb/capability.h"
 #include "hb/cli.h"
 #include "hb/coin_scene.h"
 #include "hb/compare.h"
 #include "hb/device.h"
-#include "hb/error.h"
 #include "hb/files.h"
-#include "hb/memory.h"
 #include "hb/random.h"
 #include "hb/report.h"
 #include "hb/timing.h"
