@@ -1,36 +1,15 @@
 /// \file
-/// \brief What chapter 15 correlates and how its variants are called: the image, the template
-///        and the convention that says which image pixels each output compares with it; the
-///        workspace every launcher reads; the one launcher signature and the row of the
-///        variant table; the CPU reference (variant 0) and the other host-side pieces; and the
-///        programs built on them.
-///
-/// **The convention.** The output has the size of the image. The coefficient at output pixel
-/// (x, y) compares the template with the image window whose top-left corner is
-/// (x - wTemplate/2, y - hTemplate/2), so the template is centred on (x, y) (integer
-/// division). Image pixels outside the image are those of the nearest edge ("clamp"), as
-/// the texture unit delivers them in the book. A template cut from the image at (xT, yT)
-/// therefore matches itself exactly at output (xT + wTemplate/2, yT + hTemplate/2).
-///
-/// **Exactness.** With \f$N \le 65536\f$ template pixels of at most 255, each of the three
-/// sums \f$\sum I\f$, \f$\sum I^2\f$ and \f$\sum IT\f$ is below \f$65536 \cdot 65025 < 2^{32}\f$,
-/// so unsigned 32-bit integers hold them exactly; templates are capped at kMaxTemplatePixels.
-///
-/// **Timing rule.** Everything that depends only on the template is done once, by a
-/// variant's prepare function, outside the timed region (the book's CopyToTemplate():
-/// uploading the template to constant memory, packing it for packed-byte or tensor-core
-/// products, its FFT). The image is uploaded once when the workspace is built, as a texture
-/// and as a linear copy. A timed launch does all work that depends on the image.
+/// \brief Chapter 15's host side: the template and its statistics, the workspace every launcher
+///        reads, the variant table, the CPU reference (variant 0) and the programs.
+///        The convention and the exactness of the sums are the chapter page's.
 #pragma once
 
 #include <cmath>
-#include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include <cuda_runtime_api.h>
@@ -43,29 +22,27 @@
 
 namespace ch15 {
 
-/// Largest template, in pixels: keeps every sum below \f$2^{32}\f$.
+/// Largest template, in pixels: each sum stays below \f$65536 \cdot 65025 < 2^{32}\f$, so
+/// unsigned 32-bit integers hold it exactly.
 constexpr int kMaxTemplatePixels = 65536;
 /// Largest template side, in pixels.
 constexpr int kMaxTemplateSide = 1024;
 
 /// The statistics of a template that do not depend on the image, computed once (15.1).
 struct TemplateStats {
-  std::int64_t n = 0;       ///< number of pixels, \f$N\f$
-  std::int64_t sum = 0;     ///< \f$\sum T\f$ (the book's SumT)
-  std::int64_t sum_sq = 0;  ///< \f$\sum T^2\f$ (SumTSq)
-  /// \f$N \sum T^2 - (\sum T)^2\f$, exactly: \f$N^2\f$ times the template's variance.
-  std::int64_t variance = 0;
-  /// The book's `fDenomExp`, computed in double as the text advises; it equals variance
-  /// exactly (both terms are below \f$2^{53}\f$).
+  std::int64_t n = 0;         ///< number of pixels, \f$N\f$
+  std::int64_t sum = 0;       ///< \f$\sum T\f$ (the book's SumT)
+  std::int64_t sum_sq = 0;    ///< \f$\sum T^2\f$ (SumTSq)
+  std::int64_t variance = 0;  ///< \f$N \sum T^2 - (\sum T)^2\f$, exactly
+  /// The book's `fDenomExp`, in double as the text advises; equals variance exactly (both
+  /// terms are below \f$2^{53}\f$).
   double denom_exp = 0.0;
 };
 
 /// A template: its pixels, row-major, and their statistics.
 struct Template {
-  int x = -1;  ///< where it was cut from the image (-1: not cut from it)
-  int y = -1;  ///< top edge in the image (-1: not cut from it)
-  int width = 0;
-  int height = 0;
+  int x = -1, y = -1;  ///< where it was cut from the image (-1: not cut from it)
+  int width = 0, height = 0;
   std::vector<std::uint8_t> pixels;  ///< width x height values
   TemplateStats stats;
 
@@ -73,33 +50,29 @@ struct Template {
   std::uint8_t at(int i, int j) const { return pixels[static_cast<std::size_t>(j) * width + i]; }
 };
 
-/// Checks a template size: each side between 1 and kMaxTemplateSide, at most
-/// kMaxTemplatePixels pixels. Throws hb::UsageError naming the flags otherwise.
+/// Throws hb::UsageError naming the flags unless each side is in 1..kMaxTemplateSide and the
+/// template has at most kMaxTemplatePixels pixels.
 void validate_template_size(int width, int height);
-
 /// Cuts a template out of \p image. Throws hb::UsageError when it is not inside the image,
-/// too large, or flat (its variance is zero: the coefficient is undefined everywhere).
+/// too large, or flat (zero variance: the coefficient is undefined everywhere).
 Template cut_template(const hb::GrayImage& image, int x, int y, int width, int height);
-
 /// A template made from given pixels, row-major (tests plant such templates in images).
 Template make_template(std::vector<std::uint8_t> pixels, int width, int height);
 
-/// Horizontal offset of the window of output x: the window starts at x + x_offset().
+/// The window of output (x, y) starts at (x + window_x_offset(), y + window_y_offset()): the
+/// template is centred on the output pixel, and pixels outside the image are the nearest edge's.
 constexpr int window_x_offset(int template_width) { return -(template_width / 2); }
-/// Vertical offset of the window of output y.
 constexpr int window_y_offset(int template_height) { return -(template_height / 2); }
 
-/// The three image sums of one output pixel. Exact: see the file's note on exactness.
+/// The three image sums of one output pixel.
 template <typename T>
 struct Sums {
   T sum_i = 0;    ///< \f$\sum I\f$ over the window (SumI)
   T sum_isq = 0;  ///< \f$\sum I^2\f$ (SumISq)
   T sum_it = 0;   ///< \f$\sum I T\f$ (SumIT)
 };
-/// The sums as the "sums" twin of every kernel writes them (section 15.6).
-using CorrSums = Sums<std::uint32_t>;
-/// The sums in 64-bit integers, as the CPU reference computes them.
-using ExactSums = Sums<std::int64_t>;
+using CorrSums = Sums<std::uint32_t>;  ///< as the "sums" twin of every kernel writes them (15.6)
+using ExactSums = Sums<std::int64_t>;  ///< as the CPU reference computes them
 
 /// Absolute tolerance of a GPU coefficient (float) against the CPU's (double). Every GPU
 /// variant computes the numerator and both variance terms exactly in 64-bit integers and
@@ -109,14 +82,13 @@ constexpr double kCoefficientTolerance = 2e-6;
 
 /// Where the template matches best: the largest coefficient and its position.
 struct Peak {
-  int x = -1;
-  int y = -1;
+  int x = -1, y = -1;
   double value = 0.0;
 };
 
-/// Which kernel a call actually ran, named as the variant whose kernel it is ("tex_tex",
-/// "shared4"). A launcher whose kernel cannot run for the template at hand (too much shared
-/// memory, a size it was not compiled for) runs a simpler one instead and says so.
+/// Which kernel a call actually ran, named as the variant whose kernel it is. A launcher whose
+/// kernel cannot run for the template at hand (too much shared memory, a size it was not
+/// compiled for) runs a simpler one instead and says so.
 struct Path {
   const char* name;  ///< the variant's name: the report's "path" column
   static const Path Cpu, TexTex, TexConstant, Shared, SharedUmul24, Shared4, SharedFixed, Dp4a,
@@ -133,7 +105,6 @@ inline constexpr Path Path::Dp4a{"dp4a"};
 inline constexpr Path Path::Tensor{"tensor"};
 inline constexpr Path Path::Fft{"fft"};
 inline bool operator==(Path a, Path b) { return std::string_view(a.name) == b.name; }
-/// "tex_tex", "shared4", ...: the name of the variant whose kernel ran.
 inline const char* to_string(Path p) { return p.name; }
 
 /// Where a launch writes: exactly one of the two pointers is set. Both arrays have one
@@ -143,10 +114,9 @@ struct Output {
   CorrSums* sums = nullptr;       ///< the raw sums (the "sums" twin kernels, section 15.6)
 };
 
-/// The FFT route's template-dependent state (plans, the template's spectrum, buffers);
-/// defined in kernels/09_fft.cuh.
+/// Variant 9's template-dependent state (plans, the template's spectrum, buffers), defined in
+/// kernels/09_fft.cuh, and its deleter (null is allowed).
 struct FftState;
-/// Destroys an FftState (cuFFT plans and device buffers); null is allowed.
 void destroy_fft_state(FftState* state);
 
 /// The device copies of one image and one template, and the template-dependent state of
@@ -166,27 +136,21 @@ class Workspace {
 
   int width() const { return width_; }
   int height() const { return height_; }
-  /// The image as a texture object (clamp addressing, point sampling, element reads).
   cudaTextureObject_t image_texture() const { return image_->texture; }
-  /// The template as a texture object (variant 1).
   cudaTextureObject_t template_texture() const { return template_ ? template_->texture : 0; }
   /// The image in linear memory: row y starts at image_rows() + y * image_pitch(); every row
   /// has at least 8 zero bytes after its last pixel, and rows start 16-byte aligned.
   const std::uint8_t* image_rows() const { return rows_.data(); }
-  /// Bytes from one row of image_rows() to the next.
   std::size_t image_pitch() const { return pitch_; }
   const Template& tmpl() const { return tmpl_; }
   /// Changes with every set_template(); 0 before the first.
   std::uint64_t template_id() const { return template_id_; }
 
-  /// The most dynamic shared memory a block may use: the device's opt-in limit
-  /// (cudaDevAttrMaxSharedMemoryPerBlockOptin, 227 KB on Hopper) unless lowered with
-  /// set_shared_limit(). Launchers whose kernel would need more fall back (listing 15.6).
+  /// The most dynamic shared memory a block may use: the device's opt-in limit (227 KB on
+  /// Hopper) unless lowered with set_shared_limit(), which tests use to reach the fallbacks
+  /// of launchers whose kernel would need more (listing 15.6).
   std::size_t shared_limit() const { return shared_limit_; }
-  /// Lowers (or restores, up to device_shared_limit()) the shared-memory limit; tests use it
-  /// to reach the fallbacks.
-  void set_shared_limit(std::size_t bytes);
-  /// The device's opt-in limit of dynamic shared memory per block.
+  void set_shared_limit(std::size_t bytes);  ///< at most device_shared_limit()
   std::size_t device_shared_limit() const { return device_shared_limit_; }
 
   /// Variant 7's packed template (see kernels/07_dp4a.cuh), built by its prepare function.
@@ -195,19 +159,16 @@ class Workspace {
     int words_per_band = 0;         ///< NQ: 4-byte words per band (a compiled kernel size)
     int bands = 0;                  ///< bands of NQ words that cover a template row
     hb::DeviceBuffer<uint4> words;  ///< [row][band][word] x 4 shifts
-  };
-  PackedTemplate packed;  ///< variant 7's state
+  } packed;
 
   /// Variant 8's tensor-core fragments of the template (see kernels/08_tensor.cuh).
   struct TensorTemplate {
-    std::uint64_t template_id = 0;  ///< the template they were built for
-    int chunks = 0;                 ///< 32-byte chunks of K per template row
+    std::uint64_t template_id = 0;      ///< the template they were built for
+    int chunks = 0;                     ///< 32-byte chunks of K per template row
     hb::DeviceBuffer<uint2> fragments;  ///< [row][chunk][lane]: the two B registers
-  };
-  TensorTemplate tensor;  ///< variant 8's state
+  } tensor;
 
-  /// Variant 9's state (cuFFT plans, the template's spectrum, buffers).
-  std::unique_ptr<FftState, void (*)(FftState*)> fft{nullptr, destroy_fft_state};
+  std::unique_ptr<FftState, void (*)(FftState*)> fft{nullptr, destroy_fft_state};  ///< variant 9's
 
  private:
   // A 2D cudaArray of bytes and the texture object over it; frees both.
@@ -228,34 +189,28 @@ class Workspace {
 };
 
 /// The one signature of the chapter's launchers: correlate the workspace's image with its
-/// template and write every output pixel to \p out, on \p stream. Asynchronous: it enqueues
-/// work and returns the path it took. Needs the variant's prepare function to have run for
-/// the current template (launchers check, and prepare if it has not).
+/// template into \p out, on \p stream. Asynchronous; returns the path it took. Launchers
+/// prepare themselves if their prepare function has not run for the current template.
 using Launcher = Path (*)(Workspace& ws, const Output& out, cudaStream_t stream);
-
-/// A variant's preparation: everything that depends only on the template (uploads to
-/// constant memory, packing, the template's FFT, plans). Not timed.
+/// A variant's preparation: everything that depends only on the template (the book's
+/// CopyToTemplate(): constant memory, packing, the template's FFT, plans), outside the clock.
 using Preparer = void (*)(Workspace& ws, cudaStream_t stream);
 
-/// Allows \p kernel to use \p bytes of dynamic shared memory. Above 48 KB a kernel must
-/// opt in with cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) before
-/// its launch; we do that once per kernel and size.
+/// Lets \p kernel use \p bytes of dynamic shared memory: above 48 KB a kernel must opt in
+/// (cudaFuncAttributeMaxDynamicSharedMemorySize); we do that once per kernel and size.
 void allow_shared_memory(const void* kernel, std::size_t bytes);
 
 /// Bytes of `__constant__` memory that hold the template of variants 2 to 6 (listing 15.3's
 /// g_Tpix): 64 KB less a little for the other constants of the translation unit. Larger
 /// templates make those variants fall back to variant 1.
 constexpr std::size_t kConstantTemplateBytes = 65280;
-
 inline bool fits_constant_memory(const Template& t) { return t.pixels.size() <= kConstantTemplateBytes; }
 
-/// Dynamic shared memory of the book's shared-memory kernels (variants 3 to 6) for a
-/// template of \p template_width x \p template_height: rows of wTile + wTemplate - 1 bytes
-/// rounded up to 64 (SharedPitch), blockDim.y + hTemplate - 1 of them.
+/// Dynamic shared memory of the book's shared-memory kernels (variants 3 to 6): rows of
+/// wTile + wTemplate - 1 bytes rounded up to 64 (SharedPitch), blockDim.y + hTemplate - 1 of them.
 std::size_t book_shared_bytes(int template_width, int template_height);
-/// Dynamic shared memory of variant 7's kernel (the image tile and the box sums).
+/// Dynamic shared memory of variants 7 and 8 (the image tile and the box sums).
 std::size_t dp4a_shared_bytes(int template_width, int template_height);
-/// Dynamic shared memory of variant 8's kernel (the image tile and the box sums).
 std::size_t tensor_shared_bytes(int template_width, int template_height);
 
 /// The smallest even m >= \p n (n >= 1) whose only prime factors are 2, 3, 5 and 7: the FFT
@@ -270,9 +225,9 @@ inline int good_fft_size(int n) {
   }
 }
 
-/// Finds the peak of \p count (below 2^32) coefficients on the GPU (atomicMax over packed
-/// keys): the largest value, ties to the lowest index, NaN never. \p scratch is one 64-bit
-/// word of device memory. Synchronizes \p stream to return the result.
+/// The peak of \p count (below 2^32) coefficients, found on the GPU: the largest value, ties
+/// to the lowest index, NaN never. \p scratch is one 64-bit word of device memory.
+/// Synchronizes \p stream.
 Peak gpu_peak(const float* coefficients, int width, std::size_t count,
               unsigned long long* scratch, cudaStream_t stream);
 
@@ -282,18 +237,14 @@ struct Variant {
   const char* id;       ///< "0" ... in the text's order
   const char* name;     ///< "tex_tex": the program is "corr_" + name
   const char* title;    ///< one line for tables and --help
-  Launcher launch;      ///< the launcher; null for variant 0 (the CPU)
-  Preparer prepare;     ///< the template-only preparation; null for variant 0
+  Launcher launch;      ///< null for variant 0 (the CPU)
+  Preparer prepare;     ///< null for variant 0
   Path path;            ///< the path the launcher takes when it does not fall back
   hb::Needs needs = {};  ///< the GPU its headline form (path) needs, and what runs below it
   Path path_below = Path::Cpu;  ///< the path it takes below needs.cc (when needs.below is set)
 
-  /// The path the launcher takes on the current GPU when shared memory does not force a
-  /// fallback: \p path, or \p path_below in code built below needs.cc.
-  Path path_here() const {
-    return hb::form_here(needs) == hb::Form::Headline ? path : path_below;
-  }
-  /// "corr_tex_tex"
+  /// The path the launcher takes here when shared memory does not force a fallback.
+  Path path_here() const { return hb::form_here(needs) == hb::Form::Headline ? path : path_below; }
   std::string program() const { return std::string("corr_") + name; }
   bool is_cpu() const { return launch == nullptr; }
 };
@@ -309,58 +260,42 @@ constexpr int round_up(int a, int b) { return (a + b - 1) / b * b; }
 
 // ---- Variant 0, the CPU reference (kernels/00_cpu.cpp), and the other host-side pieces -------
 
-/// The sums of every output pixel (row-major, image size), computed directly: for each
-/// output, every template pixel times its image pixel (clamped at the edges), in 64-bit
+/// The sums of every output pixel (row-major, image size), computed directly in 64-bit
 /// integers. Rows are shared among \p threads threads (0: std::thread::hardware_concurrency()).
 std::vector<ExactSums> cpu_sums(const hb::GrayImage& image, const Template& tmpl, int threads = 0);
 
-/// The coefficient of every element of \p sums (cpu_sums()) in double, from the exact sums and
-/// the template's precomputed statistics (section 15.1):
-/// \f[ \gamma = \frac{N\sum IT - \sum I \sum T}
-///     {\sqrt{\left(N\sum I^2 - (\sum I)^2\right)\left(N \sum T^2 - (\sum T)^2\right)}} \f]
-/// The numerator and both factors of the denominator are exact integers; a window or
-/// template of zero variance gives 0 (the coefficient is undefined there).
+/// The coefficient of every element of \p sums in double, from the exact sums and the
+/// template's statistics (section 15.1); a window or template of zero variance gives 0.
 std::vector<double> cpu_coefficients(const std::vector<ExactSums>& sums, const TemplateStats& t);
 
-/// The largest of \p values (width columns, row-major: the CPU's coefficients or a GPU
-/// variant's) and its position; ties go to the first in row-major order, NaN never wins.
+/// The largest of \p values (width columns, row-major) and its position; ties go to the first
+/// in row-major order, NaN never wins.
 template <typename T>
 Peak cpu_peak(const std::vector<T>& values, int width) {
   Peak p;
-  bool found = false;
+  const auto w = static_cast<std::size_t>(width);
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double v = static_cast<double>(values[i]);
-    if (std::isnan(v)) continue;
-    if (!found || v > p.value) {
-      found = true;
-      p.value = v;
-      p.x = static_cast<int>(i % static_cast<std::size_t>(width));
-      p.y = static_cast<int>(i / static_cast<std::size_t>(width));
-    }
+    if (!std::isnan(v) && (p.x < 0 || v > p.value)) p = {static_cast<int>(i % w), static_cast<int>(i / w), v};
   }
   return p;
 }
 
-/// The log transform of Gonzalez and Woods that the book's program applies before writing
-/// the coefficients as a picture (section 15.8, figure 15.2): a coefficient \f$c\f$ becomes
-/// \f$s = 255 \log(1 + 255 \max(c, 0)) / \log 256\f$, rounded. Negative coefficients (no
-/// match) are black, 1 is white, and the logarithm brightens weak matches so that the
-/// other coins stay visible. NaN gives 0.
+/// The log transform of Gonzalez and Woods that the book applies before writing the
+/// coefficients as a picture (section 15.8, figure 15.2): \f$c\f$ becomes
+/// \f$255 \log(1 + 255 \max(c, 0)) / \log 256\f$, rounded, so that weak matches (the other
+/// coins) stay visible. NaN gives 0.
 std::uint8_t log_transform_pixel(double c);
-/// The picture of \p values (width x height coefficients) with log_transform_pixel().
 hb::GrayImage log_transform_image(const std::vector<float>& values, int width, int height);
 
 // ---- The programs: problem, reference, measurement (harness.cpp) ---------------------------
 
-/// The chapter's own flags (the book's option table), beyond the shared ones of hb::Cli: the
-/// values of --input, --xTemplate, ..., and which of the numbers were given.
+/// The chapter's own flags (the book's option table), beyond the shared ones of hb::Cli; the
+/// numbers are empty where not given.
 struct ProblemOptions {
   std::string input;  ///< empty: the generated coin scene
-  int x_template = 0, y_template = 0, w_template = 0, h_template = 0;
-  int pad_width = 0, pad_height = 0;
+  std::optional<int> x_template, y_template, w_template, h_template, pad_width, pad_height;
   std::string output, write_input;
-  bool given_x = false, given_y = false, given_w = false, given_h = false;
-  bool given_pad_width = false, given_pad_height = false;
 };
 
 /// What a program correlates.
@@ -372,16 +307,15 @@ struct Problem {
   int focus_x = 0, focus_y = 0;  ///< the template's centre (the sweep centres on it)
 };
 
-/// Enlarges \p image to \p width x \p height pixels (the book's --padWidth / --padHeight):
-/// the image keeps its place at the top left, and the new pixels are deterministic noise from
-/// \p seed (the correlation has no data dependence, so any content measures the same).
-/// \throws hb::UsageError when the new size is smaller than the image or too large
+/// Enlarges \p image to \p width x \p height (--padWidth / --padHeight), keeping it at the top
+/// left; the new pixels are noise from \p seed (the correlation has no data dependence, so any
+/// content measures the same). Throws hb::UsageError when smaller than the image or too large.
 hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::uint64_t seed);
 
-/// Builds the image and the template from \p options: the coin scene (seed \p seed, which
-/// also seeds the padding) or --input, padding, and the template (by default the scene's dime
-/// at (210, 148), 52 x 52; with --input a 52 x 52 square at the image's centre). Throws
-/// hb::UsageError for every bad combination of flags and for a missing or malformed PGM file.
+/// The image and template of \p options: the coin scene of \p seed (which also seeds the
+/// padding) and its dime, or --input and a 52 x 52 square at its centre; padding; the template
+/// flags. Throws hb::UsageError for every bad combination of flags, an unwritable --output or
+/// --write-input, and a missing or malformed PGM file.
 Problem make_problem(const ProblemOptions& options, std::uint64_t seed);
 
 /// The CPU reference for one template: exact sums and coefficients, and how long they took.
@@ -389,31 +323,28 @@ struct Reference {
   std::vector<ExactSums> sums;
   std::vector<double> coefficients;
   Peak peak;
-  double ms = 0.0;   ///< wall time of computing both
-  int threads = 0;   ///< CPU threads used
+  double ms = 0.0;  ///< wall time of computing both
+  int threads = 0;  ///< CPU threads used (all the hardware has)
 };
-
-/// Computes the CPU reference of \p image and \p tmpl with all hardware threads.
 Reference compute_reference(const hb::GrayImage& image, const Template& tmpl);
 
 /// One measured variant.
 struct Measurement {
-  Path path = Path::Cpu;     ///< the kernel that ran
-  double median_ms = 0.0;    ///< median time of one call
-  bool checked = false;      ///< false with --no-check
-  bool sums_exact = true;    ///< every sum equals the CPU's
-  bool coefficients_ok = true;     ///< every coefficient within kCoefficientTolerance
-  double max_error = 0.0;          ///< largest |GPU - CPU| coefficient difference
-  std::string failure;             ///< what differed (first and last mismatches)
-  Peak peak;                       ///< the GPU's peak (argmax of its coefficients)
+  Path path = Path::Cpu;        ///< the kernel that ran
+  double median_ms = 0.0;       ///< median time of one call
+  bool checked = false;         ///< false with --no-check
+  bool sums_exact = true;       ///< every sum equals the CPU's
+  bool coefficients_ok = true;  ///< every coefficient within kCoefficientTolerance
+  double max_error = 0.0;       ///< largest |GPU - CPU| coefficient difference
+  std::string failure;          ///< what differed (first and last mismatches)
+  Peak peak;                    ///< the GPU's peak (argmax of its coefficients)
   bool ok() const { return sums_exact && coefficients_ok; }
 };
 
 /// Runs GPU variants on one image: owns the workspace, the stream and the output buffers.
 class Bench {
  public:
-  /// Uploads \p image (needs a current device).
-  explicit Bench(const hb::GrayImage& image);
+  explicit Bench(const hb::GrayImage& image);  ///< needs a current device
   void set_template(const Template& tmpl) { ws_.set_template(tmpl); }
   /// Runs GPU variant \p v: its preparation (untimed); with a \p reference, one call of its
   /// sums twin and one of its coefficient kernel into poisoned buffers, both checked; then
@@ -423,7 +354,6 @@ class Bench {
   Measurement run(const Variant& v, int iters, const Reference* reference);
   /// The coefficients of the last run (host copy).
   const std::vector<float>& coefficients() const { return host_coefficients_; }
-  /// The workspace (tests lower its shared-memory limit).
   Workspace& workspace() { return ws_; }
 
  private:
@@ -436,15 +366,13 @@ class Bench {
   std::vector<CorrSums> host_sums_;
 };
 
-/// The 9 x 9 coefficients around (\p cx, \p cy) of \p coefficients (width x height), clamped
-/// to the image (section 15.2's table).
+/// The 9 x 9 coefficients around (\p cx, \p cy), clamped to the image (section 15.2's table).
 std::vector<std::vector<double>> neighbourhood(const std::vector<double>& coefficients, int width,
                                                int height, int cx, int cy);
 
-/// main() of the per-variant program \p program: runs variant \p id alone on the default scene
-/// (or the flags' image and template), checks it against the CPU and prints its rate.
+/// main() of the per-variant program \p program: runs variant \p id alone, checks it against
+/// the CPU and prints its rate.
 int variant_program_main(const char* program, const char* id, int argc, char** argv);
-
 /// main() of the driver normalized_cross_correlation: the neighbourhood table, every
 /// variant's rate, and with --sweep the template-size sweep.
 int driver_main(int argc, char** argv);

@@ -1,35 +1,23 @@
-// Setting up, measuring and checking the variants, and the programs built on that.
-//
-// Every number we print follows the same rules: the image is on the device before the clock
-// starts (as a texture and as linear memory), every variant's template-only preparation has
-// run, the time is the median of CUDA-event-timed repetitions enqueued back to back, and
-// rates count output pixels (Mpix/s, 1e6 per second) and output pixels times template pixels
-// (G tpx/s, 1e9 per second: the inner-loop iterations of section 15.7). Each variant's sums
-// twin is checked against the CPU bit for bit, and its coefficients within
-// kCoefficientTolerance, before and after the timed repetitions.
-//
-// Also the templates (cutting, validating and their statistics, section 15.1), and the log
-// transform that turns coefficients into a picture (figure 15.2).
+// The templates (15.1), the problem the programs correlate, measuring and checking one variant
+// (Bench), and the programs. Every rate follows the same rules: the image is on the device and
+// every template-only preparation has run before the clock starts; the time is the median of
+// CUDA-event-timed calls; rates count output pixels (Mpix/s) and output pixels times template
+// pixels (G tpx/s: the inner-loop iterations of section 15.7). Each variant's sums twin is
+// checked against the CPU bit for bit, its coefficients before and after the timed calls.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <map>
-#include <optional>
 #include <sstream>
 #include <thread>
 
-#include <CLI/CLI.hpp>
-
 #include "correlation.h"
 #include "hb/bench.h"
-#include "hb/capability.h"
 #include "hb/cli.h"
 #include "hb/coin_scene.h"
 #include "hb/compare.h"
 #include "hb/device.h"
-#include "hb/error.h"
 #include "hb/files.h"
-#include "hb/memory.h"
 #include "hb/random.h"
 #include "hb/report.h"
 #include "hb/timing.h"
@@ -41,26 +29,13 @@ namespace {
 constexpr int kWarmup = 2;
 constexpr int kDefaultTemplateSide = 52;
 
-TemplateStats template_stats(const std::uint8_t* pixels, std::size_t count) {
-  TemplateStats t;
-  t.n = static_cast<std::int64_t>(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    t.sum += pixels[i];
-    t.sum_sq += static_cast<std::int64_t>(pixels[i]) * pixels[i];
-  }
-  t.variance = t.n * t.sum_sq - t.sum * t.sum;
-  // The text's advice: compute fDenomExp in double. Both products are below 2^53, so the
-  // double is exact and equals the integer above.
-  t.denom_exp = static_cast<double>(t.n) * static_cast<double>(t.sum_sq) -
-                static_cast<double>(t.sum) * static_cast<double>(t.sum);
-  return t;
-}
+// "300 x 246"
+std::string dims(int width, int height) { return std::to_string(width) + " x " + std::to_string(height); }
 
 double mpix_per_s(std::size_t pixels, double ms) { return ms > 0 ? pixels / (ms * 1e-3) / 1e6 : 0.0; }
 double gtpix_per_s(std::size_t pixels, std::size_t template_pixels, double ms) {
   return ms > 0 ? static_cast<double>(pixels) * template_pixels / (ms * 1e-3) / 1e9 : 0.0;
 }
-
 std::string ratio(double a, double b) { return a > 0 && b > 0 ? hb::fixed(a / b, 1) : "-"; }
 
 void add_problem_options(CLI::App& app, ProblemOptions& o) {
@@ -84,34 +59,14 @@ void add_problem_options(CLI::App& app, ProblemOptions& o) {
                  "of that name is replaced");
 }
 
-// After parsing: --n belongs to the shared command line, but this chapter's size is the
-// image's; and which of the chapter's flags were given.
-void finish_parse(hb::Cli& cli, ProblemOptions& o) {
-  const CLI::App& app = cli.app();
-  if (app.count("--n") > 0)
+// Parses; false after --help. --n belongs to the shared command line, but here the image sets
+// the size.
+bool parse(hb::Cli& cli, int argc, char** argv) {
+  if (!cli.parse(argc, argv)) return false;
+  if (cli.app().count("--n") > 0)
     throw hb::UsageError("--n: not used by this program; the image sets the size (--input, "
                          "--padWidth/--padHeight)");
-  o.given_x = app.count("--xTemplate") > 0;
-  o.given_y = app.count("--yTemplate") > 0;
-  o.given_w = app.count("--wTemplate") > 0;
-  o.given_h = app.count("--hTemplate") > 0;
-  o.given_pad_width = app.count("--padWidth") > 0;
-  o.given_pad_height = app.count("--padHeight") > 0;
-}
-
-// Fails early (exit 2, before any work) when --output or --write-input could not be written
-// at the end; creates nothing, so a run that stops early leaves no file behind.
-void check_outputs(const ProblemOptions& o) {
-  if (!o.output.empty()) hb::check_output_path(o.output, "--output");
-  if (!o.write_input.empty()) hb::check_output_path(o.write_input, "--write-input");
-}
-
-// A side of the padded image: between 1 and the largest side a PGM file may have.
-void check_pad_side(int side, const char* flag) {
-  if (side < 1 || side > hb::kMaxPgmSide) {
-    throw hb::UsageError(std::string(flag) + " " + std::to_string(side) +
-                         ": must be between 1 and " + std::to_string(hb::kMaxPgmSide));
-  }
+  return true;
 }
 
 // The image goes into a 2D texture (a CUDA array): every GPU CUDA 13 supports takes up to
@@ -121,18 +76,15 @@ constexpr int kMaxTextureHeight = 65536;
 
 void require_texture_size(const Problem& p) {
   if (p.image.width > kMaxTextureWidth || p.image.height > kMaxTextureHeight)
-    throw hb::UsageError("an image of " + std::to_string(p.image.width) + " x " +
-                         std::to_string(p.image.height) + " pixels does not fit a GPU texture (" +
-                         std::to_string(kMaxTextureWidth) + " x " +
-                         std::to_string(kMaxTextureHeight) + " at most); the CPU variant "
-                         "(corr_cpu, or --variant 0) takes it");
+    throw hb::UsageError("an image of " + dims(p.image.width, p.image.height) +
+                         " pixels does not fit a GPU texture (" + dims(kMaxTextureWidth, kMaxTextureHeight) +
+                         " at most); the CPU variant (corr_cpu, or --variant 0) takes it");
 }
 
 // The CPU reference holds three 64-bit sums, a double and a float per pixel.
 void require_reference_memory(const Problem& p) {
   hb::require_host_memory(p.image.pixels.size() * (3 * sizeof(std::int64_t) + 12),
-                          "the CPU reference for " + std::to_string(p.image.width) + " x " +
-                              std::to_string(p.image.height) + " pixels");
+                          "the CPU reference for " + dims(p.image.width, p.image.height) + " pixels");
 }
 
 // Writes --output (the coefficients as a picture) and --write-input once the work is done, so
@@ -143,96 +95,91 @@ void write_outputs(const ProblemOptions& o, const Problem& p, const std::vector<
   if (!o.write_input.empty()) hb::write_pgm(o.write_input, p.image);
 }
 
-std::vector<float> to_float(const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); }
-
-std::string describe_image(const Problem& p) {
-  std::string s = p.source + ", " + std::to_string(p.original_width) + " x " +
-                  std::to_string(p.original_height);
+// The facts every report starts with: the run's (with a GPU \p dev, also what runs in place of
+// a variant whose headline form this GPU or build lacks) and the image.
+void add_facts(hb::Report& r, const std::string& program, const hb::Cli& cli, const hb::DeviceInfo* dev,
+               const Problem& p) {
+  if (dev == nullptr) {
+    r.fact("program", program);
+    r.fact("command", cli.command_line());
+    r.fact("date", hb::today_utc());
+  } else {
+    hb::add_run_facts(r, program, cli.command_line(), *dev);
+    for (const auto& v : variants())
+      if (const std::string note = hb::form_note(v.needs); !note.empty())
+        r.fact("variant " + std::string(v.id) + " " + v.name, note);
+  }
+  std::string image = p.source + ", " + dims(p.original_width, p.original_height);
   if (p.image.width != p.original_width || p.image.height != p.original_height)
-    s += ", padded to " + std::to_string(p.image.width) + " x " + std::to_string(p.image.height);
-  return s;
+    image += ", padded to " + dims(p.image.width, p.image.height);
+  r.fact("image", image);
 }
 
 std::string describe_template(const Template& t) {
-  return std::to_string(t.width) + " x " + std::to_string(t.height) + " at (" + std::to_string(t.x) +
-         ", " + std::to_string(t.y) + "), " + std::to_string(t.stats.n) + " pixels";
-}
-
-// The standard facts: program, command, date and, with a GPU (\p dev), the GPU and what runs
-// in place of a variant whose headline form this GPU or build lacks.
-void add_run_facts(hb::Report& r, const std::string& program, const std::string& command,
-                   const hb::DeviceInfo* dev) {
-  if (dev == nullptr) {
-    r.fact("program", program);
-    r.fact("command", command);
-    r.fact("date", hb::today_utc());
-    return;
-  }
-  hb::add_run_facts(r, program, command, *dev);
-  for (const auto& v : variants())
-    if (const std::string note = hb::form_note(v.needs); !note.empty())
-      r.fact("variant " + std::string(v.id) + " " + v.name, note);
+  return dims(t.width, t.height) + " at (" + std::to_string(t.x) + ", " + std::to_string(t.y) + "), " +
+         std::to_string(t.stats.n) + " pixels";
 }
 
 void add_rate_facts(hb::Report& r, const hb::CommonOptions& opt) {
   r.fact("Mpix/s", "output pixels (one coefficient each) per second, 1e6");
   r.fact("G tpx/s", "output pixels x template pixels per second, 1e9 (section 15.7)");
-  r.fact("iterations", std::to_string(opt.iters) + " timed (median) after " +
-                           std::to_string(kWarmup) + " untimed");
+  r.fact("iterations", std::to_string(opt.iters) + " timed (median) after " + std::to_string(kWarmup) + " untimed");
   r.fact("check", opt.no_check ? "skipped (--no-check)"
                                : "sums bit for bit, coefficients within " +
-                                     hb::fixed(kCoefficientTolerance * 1e6, 0) +
-                                     "e-6, against the CPU");
+                                     hb::fixed(kCoefficientTolerance * 1e6, 0) + "e-6, against the CPU");
 }
 
-// The rate table with its facts: the run's, the image, the template, the CPU's threads (when
-// the reference \p ref ran) and how the rates are counted.
-hb::Report rate_report(const std::string& program, const std::string& command, const hb::DeviceInfo* dev,
-                       const Problem& p, const Reference* ref, const hb::CommonOptions& opt) {
-  hb::Report r({"id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "x CPU", "x variant 1",
-                "sums", "coefficients", "peak x", "peak y", "peak value"});
-  add_run_facts(r, program, command, dev);
-  r.fact("image", describe_image(p));
-  r.fact("template", describe_template(p.tmpl));
-  if (ref != nullptr) r.fact("CPU threads", std::to_string(ref->threads));
-  add_rate_facts(r, opt);
-  return r;
-}
-
-std::string coefficients_text(const Measurement& m) {
-  if (!m.checked) return "skipped";
-  if (!m.coefficients_ok) return "FAIL";
-  std::ostringstream os;
-  os.precision(1);
-  os << std::scientific << m.max_error;
-  return "max err " + os.str();
-}
-
-// One row of the rate table: variant \p v took \p ms per call along \p path and found \p peak.
-std::vector<std::string> rate_row(const Variant& v, Path path, double ms, const Peak& peak, const Problem& p,
-                                  const std::string& x_cpu, const std::string& x_variant1,
-                                  const std::string& sums, const std::string& coefficients) {
-  const std::size_t pixels = p.image.pixels.size();
-  return {v.id, v.title, to_string(path), hb::fixed(ms, 3), hb::fixed(mpix_per_s(pixels, ms), 1),
-          hb::fixed(gtpix_per_s(pixels, p.tmpl.pixels.size(), ms), 2), x_cpu, x_variant1, sums, coefficients,
-          std::to_string(peak.x), std::to_string(peak.y), hb::fixed(peak.value, 4)};
-}
-
-std::vector<std::string> cpu_row(const Reference& ref, const Problem& p) {
-  return rate_row(variants().front(), Path::Cpu, ref.ms, ref.peak, p, "1.0", "-", "reference", "reference");
-}
-
-std::vector<std::string> gpu_row(const Variant& v, const Measurement& m, const Problem& p, double cpu_ms,
-                                 double variant1_ms) {
-  return rate_row(v, m.path, m.median_ms, m.peak, p, ratio(cpu_ms, m.median_ms), ratio(variant1_ms, m.median_ms),
-                  hb::check_text(m.sums_exact, m.checked), coefficients_text(m));
-}
-
-// Selects and describes the GPU when one is \p needed.
 std::optional<hb::DeviceInfo> open_device(bool needed, const hb::CommonOptions& opt) {
   if (!needed) return std::nullopt;
   hb::select_device(opt.device);
   return hb::query_device(opt.device);
+}
+
+// The rate table of the problem's template, printed: the CPU reference's row (when \p ref ran),
+// then every GPU variant of \p chosen, measured (and checked unless --no-check). The per-variant
+// programs leave "x variant 1" empty (\p versus_variant1 false). Returns the measurements; a
+// single GPU variant's coefficients become \p picture.
+std::vector<Measurement> rate_table(const std::string& program, const hb::Cli& cli, const hb::DeviceInfo* dev,
+                                    const Problem& p, const Reference* ref,
+                                    const std::vector<const Variant*>& chosen, bool versus_variant1,
+                                    std::vector<float>& picture) {
+  const hb::CommonOptions& opt = cli.options();
+  hb::Report r({"id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "x CPU", "x variant 1",
+                "sums", "coefficients", "peak x", "peak y", "peak value"});
+  add_facts(r, program, cli, dev, p);
+  r.fact("template", describe_template(p.tmpl));
+  if (ref != nullptr) r.fact("CPU threads", std::to_string(ref->threads));
+  add_rate_facts(r, opt);
+  const std::size_t pixels = p.image.pixels.size();
+  const auto row = [&](const Variant& v, Path path, double ms, const Peak& peak, const std::string& x_cpu,
+                       const std::string& x_variant1, const std::string& sums, const std::string& coefficients) {
+    r.row({v.id, v.title, to_string(path), hb::fixed(ms, 3), hb::fixed(mpix_per_s(pixels, ms), 1),
+           hb::fixed(gtpix_per_s(pixels, p.tmpl.pixels.size(), ms), 2), x_cpu, x_variant1, sums, coefficients,
+           std::to_string(peak.x), std::to_string(peak.y), hb::fixed(peak.value, 4)});
+  };
+  if (ref != nullptr) row(variants().front(), Path::Cpu, ref->ms, ref->peak, "1.0", "-", "reference", "reference");
+  std::vector<Measurement> measured;
+  if (!chosen.empty()) {
+    Bench bench(p.image);
+    bench.set_template(p.tmpl);
+    double variant1_ms = 0.0;
+    for (const Variant* v : chosen) {
+      const Measurement& m = measured.emplace_back(bench.run(*v, opt.iters, opt.no_check ? nullptr : ref));
+      if (versus_variant1 && std::string(v->id) == "1") variant1_ms = m.median_ms;
+      std::string coefficients = m.checked ? "FAIL" : "skipped";
+      if (m.checked && m.coefficients_ok) {
+        std::ostringstream os;
+        os.precision(1);
+        os << "max err " << std::scientific << m.max_error;
+        coefficients = os.str();
+      }
+      row(*v, m.path, m.median_ms, m.peak, ratio(ref ? ref->ms : 0.0, m.median_ms), ratio(variant1_ms, m.median_ms),
+          hb::check_text(m.sums_exact, m.checked), coefficients);
+      if (chosen.size() == 1) picture = bench.coefficients();
+    }
+  }
+  r.print(std::cout, opt.csv);
+  return measured;
 }
 
 // Compares GPU sums with the CPU's exactly: empty when all agree, else how many differ and the
@@ -246,9 +193,8 @@ std::string compare_sums(const std::vector<CorrSums>& got, const std::vector<Exa
   if (bad.empty()) return "";
   const auto text = [&](std::size_t i) {
     std::ostringstream os;
-    os << "(" << i % width << ", " << i / width << "): got " << got[i].sum_i << "/" << got[i].sum_isq
-       << "/" << got[i].sum_it << ", want " << want[i].sum_i << "/" << want[i].sum_isq << "/"
-       << want[i].sum_it;
+    os << "(" << i % width << ", " << i / width << "): got " << got[i].sum_i << "/" << got[i].sum_isq << "/"
+       << got[i].sum_it << ", want " << want[i].sum_i << "/" << want[i].sum_isq << "/" << want[i].sum_it;
     return os.str();
   };
   std::string s = std::to_string(bad.size()) + " of " + std::to_string(got.size()) +
@@ -258,17 +204,16 @@ std::string compare_sums(const std::vector<CorrSums>& got, const std::vector<Exa
   return s;
 }
 
-
 // The sweep of figure 15.6: square templates of the given \p sizes centred on the default
-// template's centre.
-void run_sweep(const Problem& p, const hb::CommonOptions& opt, const std::vector<int>& sizes, double budget_ms,
+// template's centre. A variant is left out of larger sizes once a call takes over \p budget_ms.
+void run_sweep(const Problem& p, const hb::Cli& cli, const std::vector<int>& sizes, double budget_ms,
                const std::vector<const Variant*>& chosen, const hb::DeviceInfo& dev,
-               const std::string& command, std::vector<std::string>& failures) {
+               std::vector<std::string>& failures) {
+  const hb::CommonOptions& opt = cli.options();
   hb::Report r({"template", "w", "h", "id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "check"});
-  add_run_facts(r, "normalized_cross_correlation (template-size sweep, figure 15.6)", command, &dev);
-  r.fact("image", describe_image(p));
-  r.fact("templates", "squares centred at (" + std::to_string(p.focus_x) + ", " +
-                          std::to_string(p.focus_y) + "), clamped to the image");
+  add_facts(r, "normalized_cross_correlation (template-size sweep, figure 15.6)", cli, &dev, p);
+  r.fact("templates", "squares centred at (" + std::to_string(p.focus_x) + ", " + std::to_string(p.focus_y) +
+                          "), clamped to the image");
   add_rate_facts(r, opt);
   r.fact("budget", "a variant is left out of larger sizes once a call takes more than " +
                        hb::fixed(budget_ms, 0) + " ms");
@@ -310,8 +255,7 @@ void run_sweep(const Problem& p, const hb::CommonOptions& opt, const std::vector
     int from = -1;
     for (auto it = fft_wins.rbegin(); it != fft_wins.rend() && it->second; ++it) from = it->first;
     crossover = from < 0 ? "the FFT route is slower than the best direct variant at every measured size"
-                         : "the FFT route beats every direct variant from " + std::to_string(from) +
-                               " x " + std::to_string(from) + " on";
+                         : "the FFT route beats every direct variant from " + dims(from, from) + " on";
   }
   r.fact("FFT crossover", crossover);
   r.print(std::cout, opt.csv);
@@ -324,41 +268,44 @@ void validate_template_size(int width, int height) {
   if (width < 1 || height < 1) throw hb::UsageError(flags + ": the template must be at least 1 x 1");
   if (width > kMaxTemplateSide || height > kMaxTemplateSide)
     throw hb::UsageError(flags + ": each side must be at most " + std::to_string(kMaxTemplateSide));
-  if (static_cast<long long>(width) * height > kMaxTemplatePixels) {
-    throw hb::UsageError("template of " + std::to_string(width) + " x " + std::to_string(height) +
-                         " pixels: more than " + std::to_string(kMaxTemplatePixels) +
-                         " pixels (the sums would not fit 32 bits)");
-  }
+  if (static_cast<long long>(width) * height > kMaxTemplatePixels)
+    throw hb::UsageError("template of " + dims(width, height) + " pixels: more than " +
+                         std::to_string(kMaxTemplatePixels) + " pixels (the sums would not fit 32 bits)");
 }
 
 Template make_template(std::vector<std::uint8_t> pixels, int width, int height) {
   validate_template_size(width, height);
   if (pixels.size() != static_cast<std::size_t>(width) * height)
     throw std::logic_error("make_template: pixel count does not match the size");
-  Template t;
-  t.width = width;
-  t.height = height;
-  t.pixels = std::move(pixels);
-  t.stats = template_stats(t.pixels.data(), t.pixels.size());
+  Template t{-1, -1, width, height, std::move(pixels), {}};
+  TemplateStats& s = t.stats;
+  s.n = static_cast<std::int64_t>(t.pixels.size());
+  for (const std::int64_t v : t.pixels) {
+    s.sum += v;
+    s.sum_sq += v * v;
+  }
+  s.variance = s.n * s.sum_sq - s.sum * s.sum;
+  // The text's advice: compute fDenomExp in double. Both products are below 2^53, so the
+  // double is exact and equals the integer above.
+  s.denom_exp = static_cast<double>(s.n) * static_cast<double>(s.sum_sq) -
+                static_cast<double>(s.sum) * static_cast<double>(s.sum);
   return t;
 }
 
 Template cut_template(const hb::GrayImage& image, int x, int y, int width, int height) {
   validate_template_size(width, height);
-  const std::string where = "template " + std::to_string(width) + " x " + std::to_string(height) +
-                            " at (" + std::to_string(x) + ", " + std::to_string(y) + ")";
-  if (x < 0 || y < 0 || x > image.width - width || y > image.height - height) {
+  const std::string where = "template " + dims(width, height) + " at (" + std::to_string(x) + ", " +
+                            std::to_string(y) + ")";
+  if (x < 0 || y < 0 || x > image.width - width || y > image.height - height)
     throw hb::UsageError(where + " (--xTemplate --yTemplate --wTemplate --hTemplate) is not inside the " +
-                         std::to_string(image.width) + " x " + std::to_string(image.height) + " image");
-  }
+                         dims(image.width, image.height) + " image");
   std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width) * height);
   for (int j = 0; j < height; ++j)
     for (int i = 0; i < width; ++i) pixels[static_cast<std::size_t>(j) * width + i] = image.at(x + i, y + j);
   Template t = make_template(std::move(pixels), width, height);
-  if (t.stats.variance == 0) {
+  if (t.stats.variance == 0)
     throw hb::UsageError(where + " is flat (every pixel is " + std::to_string(t.pixels[0]) +
                          "): the normalized correlation is undefined");
-  }
   t.x = x;
   t.y = y;
   return t;
@@ -371,32 +318,23 @@ std::uint8_t log_transform_pixel(double c) {
 }
 
 hb::GrayImage log_transform_image(const std::vector<float>& values, int width, int height) {
-  hb::GrayImage img;
-  img.width = width;
-  img.height = height;
-  img.maxval = 255;
-  img.pixels.resize(values.size());
+  hb::GrayImage img{width, height, 255, std::vector<std::uint8_t>(values.size())};
   for (std::size_t i = 0; i < values.size(); ++i) img.pixels[i] = log_transform_pixel(values[i]);
   return img;
 }
 
 hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::uint64_t seed) {
-  if (width < image.width || height < image.height) {
-    throw hb::UsageError("--padWidth/--padHeight " + std::to_string(width) + " x " +
-                         std::to_string(height) + ": smaller than the image (" +
-                         std::to_string(image.width) + " x " + std::to_string(image.height) + ")");
-  }
-  check_pad_side(width, "--padWidth");
-  check_pad_side(height, "--padHeight");
+  if (width < image.width || height < image.height)
+    throw hb::UsageError("--padWidth/--padHeight " + dims(width, height) + ": smaller than the image (" +
+                         dims(image.width, image.height) + ")");
+  for (const auto& [side, flag] : {std::pair{width, "--padWidth"}, std::pair{height, "--padHeight"}})
+    if (side < 1 || side > hb::kMaxPgmSide)
+      throw hb::UsageError(std::string(flag) + " " + std::to_string(side) + ": must be between 1 and " +
+                           std::to_string(hb::kMaxPgmSide));
   if (static_cast<std::size_t>(width) * height > hb::kMaxPgmPixels)
-    throw hb::UsageError("padded image of " + std::to_string(width) + " x " +
-                         std::to_string(height) + " pixels: more than " +
+    throw hb::UsageError("padded image of " + dims(width, height) + " pixels: more than " +
                          std::to_string(hb::kMaxPgmPixels) + " pixels");
-  hb::GrayImage out;
-  out.width = width;
-  out.height = height;
-  out.maxval = 255;
-  out.pixels.resize(static_cast<std::size_t>(width) * height);
+  hb::GrayImage out{width, height, 255, std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height)};
   for (int y = 0; y < height; ++y) {
     for (int x = 0; x < width; ++x) {
       const std::size_t i = static_cast<std::size_t>(y) * width + x;
@@ -409,7 +347,11 @@ hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::
 }
 
 Problem make_problem(const ProblemOptions& o, std::uint64_t seed) {
-  if (o.given_pad_width != o.given_pad_height)
+  // Fails before any work when --output or --write-input could not be written at the end;
+  // creates nothing, so a run that stops early leaves no file behind.
+  if (!o.output.empty()) hb::check_output_path(o.output, "--output");
+  if (!o.write_input.empty()) hb::check_output_path(o.write_input, "--write-input");
+  if (o.pad_width.has_value() != o.pad_height.has_value())
     throw hb::UsageError("--padWidth and --padHeight go together: give both or neither");
   Problem p;
   int x = 0, y = 0, w = 0, h = 0;
@@ -431,19 +373,16 @@ Problem make_problem(const ProblemOptions& o, std::uint64_t seed) {
   }
   p.original_width = p.image.width;
   p.original_height = p.image.height;
-  if (o.given_pad_width) {
-    if (o.pad_width < 1 || o.pad_height < 1)
-      throw hb::UsageError("--padWidth " + std::to_string(o.pad_width) + " --padHeight " +
-                           std::to_string(o.pad_height) + ": must be positive");
-    p.image = pad_image(p.image, o.pad_width, o.pad_height, seed);
+  if (o.pad_width) {
+    if (*o.pad_width < 1 || *o.pad_height < 1)
+      throw hb::UsageError("--padWidth " + std::to_string(*o.pad_width) + " --padHeight " +
+                           std::to_string(*o.pad_height) + ": must be positive");
+    p.image = pad_image(p.image, *o.pad_width, *o.pad_height, seed);
   }
-  if (o.given_x) x = o.x_template;
-  if (o.given_y) y = o.y_template;
-  if (o.given_w) w = o.w_template;
-  if (o.given_h) h = o.h_template;
-  p.tmpl = cut_template(p.image, x, y, w, h);
-  p.focus_x = x + w / 2;
-  p.focus_y = y + h / 2;
+  p.tmpl = cut_template(p.image, o.x_template.value_or(x), o.y_template.value_or(y), o.w_template.value_or(w),
+                        o.h_template.value_or(h));
+  p.focus_x = p.tmpl.x + p.tmpl.width / 2;
+  p.focus_y = p.tmpl.y + p.tmpl.height / 2;
   return p;
 }
 
@@ -470,9 +409,7 @@ Measurement Bench::run(const Variant& v, int iters, const Reference* reference) 
   const std::size_t n = coefficients_.size();
   host_coefficients_.resize(n);
   v.prepare(ws_, stream_);
-  const auto fail = [&](const std::string& what) {
-    m.failure += std::string(m.failure.empty() ? "" : "; ") + what;
-  };
+  const auto fail = [&](const std::string& what) { m.failure += (m.failure.empty() ? "" : "; ") + what; };
 
   if (reference != nullptr) {
     m.checked = true;
@@ -512,22 +449,20 @@ Measurement Bench::run(const Variant& v, int iters, const Reference* reference) 
   const Peak host = cpu_peak(host_coefficients_, ws_.width());
   if (host.x != m.peak.x || host.y != m.peak.y || host.value != m.peak.value) {
     m.coefficients_ok = false;
-    fail("peak: the GPU found (" + std::to_string(m.peak.x) + ", " + std::to_string(m.peak.y) +
-         "), the host (" + std::to_string(host.x) + ", " + std::to_string(host.y) + ")");
+    fail("peak: the GPU found (" + std::to_string(m.peak.x) + ", " + std::to_string(m.peak.y) + "), the host (" +
+         std::to_string(host.x) + ", " + std::to_string(host.y) + ")");
   }
   return m;
 }
+
 std::vector<std::vector<double>> neighbourhood(const std::vector<double>& coefficients, int width,
                                                int height, int cx, int cy) {
-  std::vector<std::vector<double>> rows;
-  for (int dy = -4; dy <= 4; ++dy) {
-    std::vector<double> row;
+  std::vector<std::vector<double>> rows(9);
+  for (int dy = -4; dy <= 4; ++dy)
     for (int dx = -4; dx <= 4; ++dx) {
       const int x = std::clamp(cx + dx, 0, width - 1), y = std::clamp(cy + dy, 0, height - 1);
-      row.push_back(coefficients[static_cast<std::size_t>(y) * width + x]);
+      rows[dy + 4].push_back(coefficients[static_cast<std::size_t>(y) * width + x]);
     }
-    rows.push_back(row);
-  }
   return rows;
 }
 
@@ -544,10 +479,8 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
     hb::Cli cli(spec);
     ProblemOptions po;
     add_problem_options(cli.app(), po);
-    if (!cli.parse(argc, argv)) return 0;
-    finish_parse(cli, po);
+    if (!parse(cli, argc, argv)) return 0;
     const hb::CommonOptions& opt = cli.options();
-    check_outputs(po);
     const Problem p = make_problem(po, opt.seed);
     if (!v.is_cpu()) require_texture_size(p);
     // The CPU variant is the reference itself, checked or not; it needs no GPU and runs anywhere.
@@ -557,22 +490,14 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
     const std::optional<hb::DeviceInfo> dev = open_device(!v.is_cpu(), opt);
     Reference ref;
     if (with_reference) ref = compute_reference(p.image, p.tmpl);
-    hb::Report report = rate_report(program, cli.command_line(), dev ? &*dev : nullptr, p,
-                                    with_reference ? &ref : nullptr, opt);
-    if (with_reference) report.row(cpu_row(ref, p));
-    if (v.is_cpu()) {
-      report.print(std::cout, opt.csv);
-      const std::vector<float> picture = to_float(ref.coefficients);
-      write_outputs(po, p, &picture);
-      return 0;
-    }
-    Bench bench(p.image);
-    bench.set_template(p.tmpl);
-    const Measurement m = bench.run(v, opt.iters, opt.no_check ? nullptr : &ref);
-    report.row(gpu_row(v, m, p, opt.no_check ? 0.0 : ref.ms, 0.0));
-    report.print(std::cout, opt.csv);
-    write_outputs(po, p, &bench.coefficients());
-    if (!m.ok()) throw hb::CheckFailed("variant " + std::string(v.id) + " (" + to_string(m.path) + "): " + m.failure);
+    std::vector<float> picture(ref.coefficients.begin(), ref.coefficients.end());
+    std::vector<const Variant*> chosen;
+    if (!v.is_cpu()) chosen.push_back(&v);
+    const auto measured = rate_table(program, cli, dev ? &*dev : nullptr, p, with_reference ? &ref : nullptr,
+                                     chosen, false, picture);
+    write_outputs(po, p, &picture);
+    for (const Measurement& m : measured)
+      if (!m.ok()) throw hb::CheckFailed("variant " + std::string(v.id) + " (" + to_string(m.path) + "): " + m.failure);
     return 0;
   });
 }
@@ -609,14 +534,12 @@ int driver_main(int argc, char** argv) {
         ->capture_default_str();
     cli.app().add_flag("--neighbourhood", only_neighbourhood,
                        "print only the 9 x 9 neighbourhood of the template position");
-    if (!cli.parse(argc, argv)) return 0;
-    finish_parse(cli, po);
+    if (!parse(cli, argc, argv)) return 0;
     hb::require_range(budget_ms, 1e-3, 1e6, "--budget-ms");
     if (sweep && only_neighbourhood) throw hb::UsageError("--sweep and --neighbourhood: choose one");
     if (sweep && !po.output.empty())
       throw hb::UsageError("--output writes the coefficients of one template, not of a --sweep");
     const hb::CommonOptions& opt = cli.options();
-    check_outputs(po);
     const Problem p = make_problem(po, opt.seed);
     require_reference_memory(p);
 
@@ -630,22 +553,19 @@ int driver_main(int argc, char** argv) {
     std::vector<std::string> failures;
 
     if (sweep) {
-      run_sweep(p, opt, sizes, budget_ms, chosen, *dev, cli.command_line(), failures);
+      run_sweep(p, cli, sizes, budget_ms, chosen, *dev, failures);
       write_outputs(po, p, nullptr);
     } else {
       const Reference ref = compute_reference(p.image, p.tmpl);
-      const int cx = p.tmpl.x + p.tmpl.width / 2, cy = p.tmpl.y + p.tmpl.height / 2;
       if (!opt.csv || only_neighbourhood) {
         std::vector<std::string> columns = {"dy \\ dx"};
         for (int dx = -4; dx <= 4; ++dx) columns.push_back(std::to_string(dx));
         hb::Report nb(columns);
-        add_run_facts(nb, std::string(program) + " (neighbourhood of the template, section 15.2)",
-                      cli.command_line(), nullptr);
-        nb.fact("image", describe_image(p));
+        add_facts(nb, std::string(program) + " (neighbourhood of the template, section 15.2)", cli, nullptr, p);
         nb.fact("template", describe_template(p.tmpl));
-        nb.fact("centre", "output (" + std::to_string(cx) + ", " + std::to_string(cy) +
+        nb.fact("centre", "output (" + std::to_string(p.focus_x) + ", " + std::to_string(p.focus_y) +
                               "), where the template matches itself; coefficients of the CPU reference");
-        const auto rows = neighbourhood(ref.coefficients, p.image.width, p.image.height, cx, cy);
+        const auto rows = neighbourhood(ref.coefficients, p.image.width, p.image.height, p.focus_x, p.focus_y);
         for (int dy = -4; dy <= 4; ++dy) {
           std::vector<std::string> cells = {std::to_string(dy)};
           for (double c : rows[dy + 4]) cells.push_back(hb::fixed(c, 2));
@@ -654,27 +574,15 @@ int driver_main(int argc, char** argv) {
         nb.print(std::cout, opt.csv);
         if (!only_neighbourhood) std::cout << '\n';
       }
-      std::vector<float> picture = to_float(ref.coefficients);
+      std::vector<float> picture(ref.coefficients.begin(), ref.coefficients.end());
       if (!only_neighbourhood) {
-        hb::Report r = rate_report(program, cli.command_line(), dev ? &*dev : nullptr, p, &ref, opt);
-        r.row(cpu_row(ref, p));
-        if (gpu_needed) {
-          Bench bench(p.image);
-          bench.set_template(p.tmpl);
-          double variant1_ms = 0.0;
-          for (const Variant* v : chosen) {
-            const Measurement m = bench.run(*v, opt.iters, opt.no_check ? nullptr : &ref);
-            if (std::string(v->id) == "1") variant1_ms = m.median_ms;
-            if (!m.ok()) failures.push_back("variant " + std::string(v->id) + ": " + m.failure);
-            r.row(gpu_row(*v, m, p, ref.ms, variant1_ms));
-            if (chosen.size() == 1) picture = bench.coefficients();
-          }
-        }
-        r.print(std::cout, opt.csv);
+        const auto measured = rate_table(program, cli, dev ? &*dev : nullptr, p, &ref, chosen, true, picture);
+        for (std::size_t i = 0; i < measured.size(); ++i)
+          if (!measured[i].ok()) failures.push_back("variant " + std::string(chosen[i]->id) + ": " + measured[i].failure);
         if (!opt.csv) {
           std::cout << "\nPeak (CPU reference): coefficient " << hb::fixed(ref.peak.value, 4) << " at ("
-                    << ref.peak.x << ", " << ref.peak.y << "); the template was cut at (" << p.tmpl.x
-                    << ", " << p.tmpl.y << "), so it matches itself at (" << cx << ", " << cy << ").\n";
+                    << ref.peak.x << ", " << ref.peak.y << "); the template was cut at (" << p.tmpl.x << ", "
+                    << p.tmpl.y << "), so it matches itself at (" << p.focus_x << ", " << p.focus_y << ").\n";
         }
       }
       write_outputs(po, p, &picture);

@@ -1,7 +1,5 @@
-// main() of chapter 15's programs: the driver normalized_cross_correlation (the book's
-// normalizedCrossCorrelation.cu: the 9 x 9 neighbourhood of coefficients around the template's
-// position, then every variant's rate; --sweep for the rate against the template size), and
-// each variant's own program (corr_shared4, ...), as hb/program.h says.
+// main() of chapter 15's programs, as hb/program.h says: each variant's own program (corr_shared4,
+// ...) and the driver normalized_cross_correlation (the book's normalizedCrossCorrelation.cu).
 #include "correlation.h"
 #include "hb/program.h"
 

@@ -1,10 +1,7 @@
-// The variant table of chapter 15. Every kernel file of kernels/ is compiled here, once (CMake
-// lists them in corr_kernels.cuh), so a launcher needs no declaration: adding a variant is one
-// file in kernels/ and one row below. One translation unit also means one `__constant__`
-// template (g_Tpix) for variants 2 to 6: constant memory belongs to a module.
-//
-// Below the table: the workspace (the image and the template on the device, as textures and in
-// linear memory) and the GPU's peak finder.
+// The variant table of chapter 15, the workspace and the GPU's peak finder. Every kernel file
+// of kernels/ is compiled here, once (CMake lists them in corr_kernels.cuh): one translation
+// unit, so one `__constant__` template (g_Tpix) for variants 2 to 6, and no declarations.
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -51,22 +48,17 @@ const std::vector<Variant>& variants() {
 }
 
 Workspace::TextureImage::TextureImage(const std::uint8_t* pixels, int width, int height) {
-  const cudaChannelFormatDesc desc = cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);
-  HB_CUDA_CHECK(cudaMallocArray(&array, &desc, static_cast<std::size_t>(width),
-                                static_cast<std::size_t>(height)));
+  const cudaChannelFormatDesc desc = cudaCreateChannelDesc<std::uint8_t>();
+  HB_CUDA_CHECK(cudaMallocArray(&array, &desc, width, height));
   try {
-    HB_CUDA_CHECK(cudaMemcpy2DToArray(array, 0, 0, pixels, static_cast<std::size_t>(width),
-                                      static_cast<std::size_t>(width),
-                                      static_cast<std::size_t>(height), cudaMemcpyHostToDevice));
-    // Set up as the book's texture references were: unnormalized coordinates, point sampling,
-    // and clamping at the edges, so that a fetch outside the image returns the nearest edge
-    // pixel.
+    HB_CUDA_CHECK(cudaMemcpy2DToArray(array, 0, 0, pixels, width, width, height, cudaMemcpyHostToDevice));
+    // The book's texture references: unnormalized coordinates, point sampling, and clamping at
+    // the edges, so that a fetch outside the image returns the nearest edge pixel.
     cudaResourceDesc res{};
     res.resType = cudaResourceTypeArray;
     res.res.array.array = array;
     cudaTextureDesc tex{};
-    tex.addressMode[0] = cudaAddressModeClamp;
-    tex.addressMode[1] = cudaAddressModeClamp;
+    tex.addressMode[0] = tex.addressMode[1] = cudaAddressModeClamp;
     tex.filterMode = cudaFilterModePoint;
     tex.readMode = cudaReadModeElementType;
     tex.normalizedCoords = 0;
@@ -88,17 +80,14 @@ Workspace::Workspace(const hb::GrayImage& image) : width_(image.width), height_(
   // What the GPU grants code of this program's architecture (a JIT run of old code keeps the
   // old GPU's limit).
   device_shared_limit_ = shared_limit_ = hb::shared_per_block_limit();
-
   image_ = std::make_unique<TextureImage>(image.pixels.data(), width_, height_);
-
   // Rows padded to a multiple of 128 bytes with at least 8 zero bytes at the end, so that a
   // kernel may read two aligned words that straddle the last pixel; zeroed first, so that
   // every byte a kernel can read is initialized (compute-sanitizer's initcheck).
   pitch_ = (static_cast<std::size_t>(width_) + 8 + 127) / 128 * 128;
-  rows_ = hb::DeviceBuffer<std::uint8_t>(pitch_ * static_cast<std::size_t>(height_));
+  rows_ = hb::DeviceBuffer<std::uint8_t>(pitch_ * height_);
   rows_.zero();
-  HB_CUDA_CHECK(cudaMemcpy2D(rows_.data(), pitch_, image.pixels.data(), static_cast<std::size_t>(width_),
-                             static_cast<std::size_t>(width_), static_cast<std::size_t>(height_),
+  HB_CUDA_CHECK(cudaMemcpy2D(rows_.data(), pitch_, image.pixels.data(), width_, width_, height_,
                              cudaMemcpyHostToDevice));
   // A copy from pageable memory may return before its data has landed, and the launches that
   // read it run in non-blocking streams, which do not wait for the default stream.
@@ -138,11 +127,9 @@ void allow_shared_memory(const void* kernel, std::size_t bytes) {
 }
 
 // ---- The peak ----------------------------------------------------------------------------
-// Peak finding: where does the template match best? One pass over the coefficients; each
-// warp reduces (value, index) keys with shuffles and one lane per warp takes a 64-bit
-// atomicMax. A key packs the coefficient, mapped to an unsigned integer that sorts like the
-// float, above the complement of the index, so that the largest key is the largest value
-// and, among equal values, the first index.
+// A key packs the coefficient, mapped to an unsigned integer that sorts like the float, above
+// the complement of the index: the largest key is the largest value and, among equal values,
+// the first index (the chapter page, "Finding the peak").
 
 namespace {
 
@@ -177,24 +164,20 @@ Peak gpu_peak(const float* coefficients, int width, std::size_t count, unsigned 
               cudaStream_t stream) {
   if (count >= 0xffffffffull) throw std::logic_error("gpu_peak: at most 2^32 - 1 values");
   HB_CUDA_CHECK(cudaMemsetAsync(scratch, 0, sizeof(unsigned long long), stream));
-  const std::size_t blocks = (count + 255) / 256;
-  peak_kernel<<<static_cast<int>(blocks > 2048 ? 2048 : (blocks < 1 ? 1 : blocks)), 256, 0, stream>>>(
-      coefficients, count, scratch);
+  const std::size_t blocks = std::clamp<std::size_t>((count + 255) / 256, 1, 2048);
+  peak_kernel<<<static_cast<int>(blocks), 256, 0, stream>>>(coefficients, count, scratch);
   HB_CHECK_LAUNCH();
   unsigned long long key = 0;
   HB_CUDA_CHECK(cudaMemcpyAsync(&key, scratch, sizeof key, cudaMemcpyDeviceToHost, stream));
   HB_CUDA_CHECK(cudaStreamSynchronize(stream));
-  Peak p;
-  if (key == 0) return p;
+  if (key == 0) return Peak{};
   const unsigned index = 0xffffffffu - static_cast<unsigned>(key & 0xffffffffu);
   const unsigned ordered = static_cast<unsigned>(key >> 32);
   const unsigned bits = (ordered & 0x80000000u) ? (ordered & 0x7fffffffu) : ~ordered;
   float value = 0.0f;
   std::memcpy(&value, &bits, sizeof value);
-  p.x = static_cast<int>(index % static_cast<unsigned>(width));
-  p.y = static_cast<int>(index / static_cast<unsigned>(width));
-  p.value = value;
-  return p;
+  const auto w = static_cast<unsigned>(width);
+  return Peak{static_cast<int>(index % w), static_cast<int>(index / w), value};
 }
 
 }  // namespace ch15

@@ -341,7 +341,6 @@ TEST_CASE("every variant passes on the default coin scene and times its calls", 
   const bool small = hb::under_sanitizer();
   ch15::ProblemOptions o;
   if (small) {
-    o.given_x = o.given_y = o.given_w = o.given_h = true;
     o.x_template = 228;
     o.y_template = 166;
     o.w_template = o.h_template = 16;

@@ -417,9 +417,7 @@ TEST_CASE("the problem is the coin scene and its dime unless flags say otherwise
   CHECK(p.tmpl.height == 52);
   CHECK(p.focus_x == 236);
 
-  o.given_pad_width = o.given_pad_height = true;
   o.pad_width = o.pad_height = 1024;
-  o.given_w = o.given_h = true;
   o.w_template = o.h_template = 16;
   p = ch15::make_problem(o, 20261122);
   CHECK(p.image.width == 1024);
@@ -428,11 +426,9 @@ TEST_CASE("the problem is the coin scene and its dime unless flags say otherwise
   CHECK(p.tmpl.width == 16);
 
   ch15::ProblemOptions one;
-  one.given_pad_width = true;
   one.pad_width = 1024;
   CHECK_THROWS_WITH(ch15::make_problem(one, 1), Catch::Contains("go together"));
   ch15::ProblemOptions outside;
-  outside.given_x = true;
   outside.x_template = 260;
   CHECK_THROWS_AS(ch15::make_problem(outside, 1), hb::UsageError);
   ch15::ProblemOptions missing;
