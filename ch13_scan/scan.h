@@ -207,7 +207,7 @@ struct Alternate {
 /// The block size of the per-variant programs and of the tests' first runs.
 constexpr int kDefaultThreads = 256;
 
-/// One row of a table: one file of kernels/<level>/, and what the programs, the drivers and
+/// One row of a table: one file of `kernels/<level>/`, and what the programs, the drivers and
 /// the tests need to know about it.
 template <Level kLevel, typename Launch>
 struct Variant {
