@@ -1,15 +1,10 @@
-// Measuring and checking the variants, and the two kinds of programs built on that: one
-// small program per variant, and the driver `reduction`.
-//
-// Every number we print follows the same rules (hb::measure_checked): the input lives in
-// device memory before the clock starts, every buffer a launcher needs is allocated before
-// the clock starts, the time is the median of CUDA-event-timed repetitions enqueued back to
-// back, and GB/s counts the 4 n bytes a reduction must read, in decimal units. Each
-// configuration is checked against the CPU both before and after its timed repetitions.
+// Measuring and checking the variants, and the programs built on that: one per variant, and
+// the driver `reduction`. Every number follows hb::measure_checked's rules (input and buffers
+// on the device before the clock starts, the median of CUDA-event-timed calls, the CPU's check
+// before and after them); GB/s counts the 4 n bytes a reduction must read, in decimal units.
 #include <algorithm>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 #include "hb/bandwidth.h"
 #include "hb/bench.h"
@@ -50,31 +45,20 @@ struct Bench {
     hb::copy_to_device(d_in.data(), host.data(), d_in.bytes());
   }
 
-  // The CPU's answer for a kind of result and a prefix of n elements, computed once (0 with
-  // --no-check, which never looks at it).
-  long long expected(Result what, std::size_t n) {
-    if (opt.no_check) return 0;
-    const auto key = std::make_pair(what, n);
-    if (!answers.count(key)) answers[key] = cpu_expected(what, host.data(), n);
-    return answers[key];
-  }
-
-  long long result() {
-    long long v = 0;
-    hb::copy_to_host(&v, d_out.data(), 1, stream);
-    return v;
-  }
-
-  // Variant v on the first n elements of the input, with blocks of threads threads.
+  // Variant v on the first n elements of the input, with blocks of threads threads, against
+  // the CPU's answer for its kind of result and n (computed once; never with --no-check).
   Measurement measure(const Variant& v, int threads, std::size_t n) {
-    const long long want = expected(v.result, n);
+    const auto key = std::make_pair(v.result, n);
+    if (!opt.no_check && !answers.count(key)) answers[key] = cpu_expected(v.result, host.data(), n);
+    const long long want = opt.no_check ? 0 : answers[key];
     Measurement m;
     m.checked = !opt.no_check;
+    const auto read = [&] { hb::copy_to_host(&m.got, d_out.data(), 1, stream); };
     const hb::Checked c = hb::measure_checked(
         [&](cudaStream_t st) { hb::poison(d_out.data(), d_out.bytes(), 0xA5, st); },
         [&](cudaStream_t st) { v.launch(d_in.data(), n, d_out.data(), threads, scratch, st); },
-        [&] { return (m.got = result()) == want; }, stream, kWarmup, opt.iters, m.checked);
-    if (!m.checked) m.got = result();
+        [&] { read(); return m.got == want; }, stream, kWarmup, opt.iters, m.checked);
+    if (!m.checked) read();
     m.ok = c.ok;
     m.median_ms = c.median_ms;
     m.rates = {hb::gbs(double(n) * sizeof(int), c.median_ms)};
@@ -136,8 +120,8 @@ bool extra_rows(const Variant& v, hb::Report& report, Bench& b, std::size_t n, i
   if (id != "7" && id != "8a" && id != "8b" && id != "10e") return true;
   const hb::CommonOptions& opt = b.opt;
   bool all_ok = true;
-  // A row of a typed launcher, whose result must match (matches()) what \p cpu computes from
-  // the input; \p pass is the check column when it does.
+  // A typed launcher's row, checked once after its timed calls against what cpu computes;
+  // pass is the check column when it matches.
   const auto row = [&](const std::string& label, const auto& in, auto launch, auto cpu,
                        const char* pass) {
     using R = decltype(cpu(in.host.data(), n));
@@ -205,11 +189,10 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
                             "and prints time, GB/s (1e9 bytes/s) and % of CUB.",
                         "int32 elements"));
     int threads = v.default_threads;
-    if (v.threads != BlockRule::Library) {
+    if (v.threads != BlockRule::Library)
       cli.app()
           .add_option("--threads", threads, "threads per block: " + describe(v.threads))
           ->capture_default_str();
-    }
     if (!cli.parse(argc, argv)) return 0;
     const auto& opt = cli.options();
     require_threads(std::string("variant ") + v.id, v.threads, threads);  // bad block sizes fail before any GPU work
@@ -236,13 +219,11 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
     const bool extras_ok = extra_rows(v, report, bench, opt.n, threads, read_gbs);
     report.print(std::cout, opt.csv);
 
-    if (!ref.ok || !mine.ok || !extras_ok) {
-      std::ostringstream os;
-      os << "variant " << v.id << " with " << threads << " threads: " << mine.failure;
-      if (!ref.ok) os << "; CUB got " << ref.got;
-      if (!extras_ok) os << "; a typed row failed (see the table)";
-      throw hb::CheckFailed(os.str());
-    }
+    if (!ref.ok || !mine.ok || !extras_ok)
+      throw hb::CheckFailed("variant " + std::string(v.id) + " with " + std::to_string(threads) +
+                            " threads: " + mine.failure +
+                            (ref.ok ? "" : "; CUB got " + std::to_string(ref.got)) +
+                            (extras_ok ? "" : "; a typed row failed (see the table)"));
     return 0;
   });
 }

@@ -1,11 +1,6 @@
 /// \file
-/// \brief What every reduction of chapter 12 shares: the one launcher signature, the scratch
-///        memory the caller owns, the variant table, and the programs built on it.
-///
-/// Launchers never allocate: the caller builds one Scratch for the largest input it will
-/// reduce, outside any timed region, and passes it (with a stream) to every call. A Scratch
-/// holds counters that single-pass kernels leave at zero when they finish, so two calls that
-/// may run at the same time (different streams) need two Scratch objects.
+/// \brief What every reduction of chapter 12 shares: the launcher signature, the scratch memory
+///        the caller owns, the variant table, and the programs built on it.
 #pragma once
 
 #include <cstddef>
@@ -31,19 +26,17 @@ using hb::BlockRule;
 using hb::ceil_div;
 using hb::require_threads;
 
-/// Device memory every variant may need, sized once for inputs of up to max_n elements.
+/// Device memory every variant may need, sized once for inputs of up to max_n int32 elements:
+/// launchers never allocate, so the caller builds one outside any timed region. Its counters are
+/// left at zero by the single-pass kernels, so calls that may overlap (two streams) need two.
 class Scratch {
  public:
-  /// Holds nothing: enough for calls that are rejected before they reach the GPU.
-  Scratch() = default;
-  /// Allocates every buffer for inputs of up to \p max_n int32 elements on the current
-  /// device, and zeroes the counters that single-pass kernels rely on.
+  Scratch() = default;  ///< holds nothing: enough for calls rejected before the GPU
   explicit Scratch(std::size_t max_n);
 
-  /// Per-block partial results (first level).
+  /// Per-block partial results; relaunching variants ping-pong between a and b.
   template <typename T>
   T* partials_a(std::size_t count) const { return a_.fit<T>(count, "partials_a"); }
-  /// Second-level partial results (relaunching variants ping-pong between a and b).
   template <typename T>
   T* partials_b(std::size_t count) const { return b_.fit<T>(count, "partials_b"); }
   /// Work space of int32 elements for the in-place global-memory reduction (variant 10c).
@@ -52,7 +45,6 @@ class Scratch {
   unsigned* ticket() const { return counters_.data(); }
   /// A 64-bit accumulator that is zero between calls (variant 11b resets it).
   long long* accumulator() const { return accumulator_.data(); }
-  /// Temporary storage for CUB (variant 0).
   void* cub_storage() const { return cub_.data(); }
   std::size_t cub_bytes() const { return cub_.bytes(); }
 
@@ -128,13 +120,11 @@ void reduce10e_typed(const In* in, std::size_t n, Acc* out, int threads, Scratch
 void reduce10f_recursive(const int* in, std::size_t n, long long* out, int threads,
                          Scratch& s, cudaStream_t st);
 
-/// The programs' input: \p n int32 values uniform over the whole int32 range, element i
-/// depending only on (seed, i). Sums of such values overflow 32 bits at once, so a kernel
-/// that accumulates in int32 cannot pass the check of a 64-bit variant.
+/// The programs' input: \p n int32 values uniform over the whole range (element i depends only on
+/// seed and i), whose sums overflow 32 bits at once: an int32 accumulator cannot pass the check.
 std::vector<int> make_input(std::size_t n, std::uint64_t seed);
 
-/// main() of the per-variant programs (reduction1_two_pass ...) and of the driver `reduction`
-/// (harness.cpp).
+/// main() of the per-variant programs and of the driver `reduction` (harness.cpp).
 int variant_program_main(const char* program, const char* id, int argc, char** argv);
 int driver_main(int argc, char** argv);
 

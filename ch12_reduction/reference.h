@@ -1,43 +1,34 @@
 /// \file
-/// \brief The CPU reference of chapter 12 (variant 0's check): exact 64-bit sums, the
-///        wrapped 32-bit sum of the blog kernels, predicate counts, and the typed reductions of
-///        variant 7 computed with the same reduction types the kernels use.
+/// \brief The CPU reference of chapter 12: what each variant must write, computed with the
+///        kernels' own reduction types, and the tolerance of floating-point sums.
 #pragma once
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-#include <vector>
 
 #include "kernels/07_reduction_ops.h"
 #include "reduction.h"
 
 namespace ch12 {
 
-/// Exact sum of \p n int32 values in 64 bits (no overflow for n < 2^32).
-inline long long cpu_sum(const int* in, std::size_t n) {
-  long long s = 0;
+/// A typed reduction in input order with the kernels' own reduction type R (variant 7).
+template <typename R, typename T>
+R cpu_reduce(const T* in, std::size_t n) {
+  R s{};
   for (std::size_t i = 0; i < n; ++i) s += in[i];
   return s;
 }
 
-/// Sum modulo 2^32 with two's-complement wrap-around, sign-extended to 64 bits: what a kernel
-/// that adds int into int computes.
-inline long long cpu_sum_wrapped(const int* in, std::size_t n) {
-  // Unsigned arithmetic wraps by definition; the conversion back to int32 is two's
-  // complement (guaranteed since C++20, and what every compiler we use does anyway).
-  std::uint32_t s = 0;
-  for (std::size_t i = 0; i < n; ++i) s += static_cast<std::uint32_t>(in[i]);
-  return static_cast<long long>(static_cast<std::int32_t>(s));
-}
+/// Exact sum of \p n int32 values in 64 bits (no overflow for n < 2^32).
+inline long long cpu_sum(const int* in, std::size_t n) { return cpu_reduce<long long>(in, n); }
 
-/// A typed reduction in input order with the kernels' own reduction type R (variant 7).
-template <typename R, typename T>
-R cpu_reduce(const T* in, std::size_t n) {
-  R r{};
-  for (std::size_t i = 0; i < n; ++i) r += in[i];
-  return r;
+/// Sum modulo 2^32, sign-extended to 64 bits: what a kernel that adds int into int computes.
+/// Unsigned arithmetic wraps by definition; the conversion back to int32 is two's complement
+/// (guaranteed since C++20, and what every compiler we use does anyway).
+inline long long cpu_sum_wrapped(const int* in, std::size_t n) {
+  return static_cast<std::int32_t>(cpu_reduce<std::uint32_t>(in, n));
 }
 
 /// Number of elements for which \p pred holds (variant 8 with other predicates).
@@ -85,37 +76,23 @@ bool sum_close(Acc got, Acc want, std::size_t n, long double scale) {
          sum_tolerance<Acc>(n, scale);
 }
 
-/// Whether variant 7's result matches the CPU's; a floating-point sum's tolerance is scaled by
-/// \f$\sum |x_i|\f$.
-template <typename T>
-bool matches(const Sum<T>& got, const Sum<T>& want, const T* in, std::size_t n) {
-  return sum_close(got.sum, want.sum, n, cpu_sum_abs(in, n));
-}
-
-/// As above; the sum of squares is scaled by itself (all its terms are positive).
-template <typename T>
-bool matches(const SumSquares<T>& got, const SumSquares<T>& want, const T* in, std::size_t n) {
-  return sum_close(got.sum, want.sum, n, cpu_sum_abs(in, n)) &&
-         sum_close(got.sumsq, want.sumsq, n, static_cast<long double>(want.sumsq));
-}
-
-/// A plain double sum (variant 10e's double launcher), within sum_tolerance.
-inline bool matches(double got, double want, const double* in, std::size_t n) {
-  return sum_close(got, want, n, cpu_sum_abs(in, n));
-}
-
-/// Counts (variant 8 with other predicates), minimum and maximum are exact: no rounding happens.
-template <typename T>
-bool matches(long long got, long long want, const T*, std::size_t) {
-  return got == want;
-}
-template <typename T>
-bool matches(const Min<T>& got, const Min<T>& want, const T*, std::size_t) {
-  return got.value == want.value;
-}
-template <typename T>
-bool matches(const Max<T>& got, const Max<T>& want, const T*, std::size_t) {
-  return got.value == want.value;
+/// Whether a typed result (variants 7, 8 and 10e) matches the CPU's: counts, minimum and maximum
+/// exactly (no rounding happens), sums within sum_tolerance scaled by \f$\sum |x_i|\f$, a sum
+/// of squares scaled by itself (all its terms are positive).
+template <typename R, typename T>
+bool matches(const R& got, const R& want, const T* in, std::size_t n) {
+  if constexpr (std::is_integral_v<R>) {
+    return got == want;
+  } else if constexpr (std::is_floating_point_v<R>) {
+    return sum_close(got, want, n, cpu_sum_abs(in, n));
+  } else if constexpr (std::is_same_v<R, Min<T>> || std::is_same_v<R, Max<T>>) {
+    return got.value == want.value;
+  } else if constexpr (std::is_same_v<R, SumSquares<T>>) {
+    return sum_close(got.sum, want.sum, n, cpu_sum_abs(in, n)) &&
+           sum_close(got.sumsq, want.sumsq, n, static_cast<long double>(want.sumsq));
+  } else {
+    return sum_close(got.sum, want.sum, n, cpu_sum_abs(in, n));
+  }
 }
 
 }  // namespace ch12
