@@ -40,12 +40,8 @@ std::string describe(const StrategyConfig& c) {
 }
 
 std::vector<std::size_t> pipeline_chunk_candidates(std::size_t n, std::size_t chunk) {
-  std::vector<std::size_t> chunks;
-  if (chunk > 0) {
-    chunks = {chunk};
-  } else {
-    for (const int m : {1, 2, 4, 8, 16, 32}) chunks.push_back(std::size_t(m) << 20);
-  }
+  std::vector<std::size_t> chunks = {chunk};
+  if (chunk == 0) chunks = {1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20};
   for (std::size_t& c : chunks) c = std::min(c, n);
   chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
   return chunks;
@@ -166,25 +162,21 @@ std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
   cli.app()
       .add_option("--alpha", opt.alpha, "the scale factor a in out = a * x + y")
       ->capture_default_str();
-  if (spec.max_streams_flag) {
+  if (spec.max_streams_flag)
     cli.app()
         .add_option("--max-streams,--maxStreams", opt.max_streams,
                     "stream3: try 1 to this many streams (--maxStreams: the book's spelling)")
         ->check(CLI::Range(1, 64))
         ->capture_default_str();
-  }
-  if (spec.chunk_flag) {
+  if (spec.chunk_flag)
     cli.app()
         .add_option("--chunk", chunk_text,
                     "pipelined strategy: floats per chunk (K/M/G suffixes), or auto to "
                     "try 1M, 2M, 4M, 8M, 16M and 32M")
         ->capture_default_str();
-  }
   if (!cli.parse(argc, argv)) return std::nullopt;
   opt.common = cli.options();
   opt.command = cli.command_line();
-  // The data's values are of order one: |alpha| up to 1e6 keeps a * x + y far from float
-  // overflow and the check's tolerance meaningful.
   hb::require_range(opt.alpha, -1e6, 1e6, "--alpha",
                     "a * x + y of the data's values stays far from float overflow");
   if (chunk_text != "auto") {

@@ -1,6 +1,5 @@
 /// \file
-/// \brief The streaming pipelines of chapter 11: SAXPY on data that starts and ends in host
-///        memory, in the text's four ways and one of ours (kernels/04_pipelines.cpp), over a
+/// \brief Chapter 11's pipelines: SAXPY on data that starts and ends in host memory, over a
 ///        Pipeline made once outside the timed region; and what the programs share.
 #pragma once
 
@@ -42,8 +41,7 @@ inline const char* host_kind_name(HostKind kind) {
 struct HostArray {
   HostArray(std::size_t n, HostKind kind);
   float* data() const noexcept { return ptr; }
-  /// The pointer kernels use: for Mapped memory its device alias, otherwise nullptr.
-  float* device_data() const noexcept { return mapped.device_data(); }
+  float* device_data() const noexcept { return mapped.device_data(); }  ///< Mapped only, else null
 
   std::vector<float> pageable;
   hb::PinnedBuffer<float> pinned;
@@ -80,8 +78,7 @@ struct StrategyInfo {
   const char* name;     ///< short name for tables
   HostKind host;        ///< host memory it needs
 };
-/// The strategy table (ids 1..5 in order).
-inline const std::vector<StrategyInfo>& strategies() {
+inline const std::vector<StrategyInfo>& strategies() {  // ids 1..5 in order
   static const std::vector<StrategyInfo> table = {
       {Strategy::Synchronous, "stream1_device", "synchronous (pageable)", HostKind::Pageable},
       {Strategy::Async, "stream2_async", "async (pinned)", HostKind::Pinned},
@@ -132,8 +129,7 @@ struct Pipeline {
   /// uses up to \p streams, Pipelined three).
   Pipeline(std::size_t n, HostKind host, int streams);
 
-  /// Copies the inputs into the host arrays (outside any timed region).
-  void load(const float* x, const float* y);
+  void load(const float* x, const float* y);  ///< into the host arrays, outside any timed region
   /// Fills the host and device outputs with NaN, so that an element a run forgets to bring
   /// back cannot pass the check.
   void poison_output();
@@ -213,8 +209,8 @@ struct StreamingOptions {
   std::string command;    ///< the command line as given, for the report header
 };
 
-/// The shared flags (hb::Cli), --alpha and, where \p spec asks, --max-streams and --chunk.
-/// Nothing after --help; hb::UsageError on bad input.
+/// The shared flags, --alpha and, where \p spec asks, --max-streams and --chunk (nothing after
+/// --help).
 std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
                                               const char* const* argv);
 
@@ -228,7 +224,7 @@ Inputs make_inputs(std::size_t n, std::uint64_t seed, float alpha, bool with_ref
 
 /// \p out against the CPU reference, within tolerance_vs_cpu().
 hb::CompareResult compare_output(const float* out, const Inputs& in, float alpha);
-/// Throws hb::CheckFailed (exit code 1) naming \p what when \p result failed.
+/// Throws hb::CheckFailed naming \p what when \p result failed.
 inline void require_ok(const hb::CompareResult& result, const std::string& what) {
   if (!result.ok) throw hb::CheckFailed(what + ": " + result.report);
 }
@@ -252,15 +248,14 @@ struct Outcome {
 Outcome measure_and_check(Pipeline& p, const StrategyConfig& config, const StreamingOptions& opt,
                           const Inputs& in);
 
-/// The facts every program's report starts with: hb::add_run_facts, then copy engines, N,
-/// bytes, \p host_memory, alpha, seed, iterations.
+/// The facts every program's report starts with, \p host_memory among them.
 void add_facts(hb::Report& report, const std::string& program, const StreamingOptions& opt,
                const std::string& host_memory);
 /// The book's report of one run: one row per stage that could be timed, with ms and GB/s.
 hb::Report stage_report(const StageTimes& t, std::size_t n);
 
-/// Every program's main: within hb::run_main (throws become exit codes), parses the flags of
-/// \p spec (exit 0 after --help), selects --device and runs \p body.
+/// Every program's main: parses the flags of \p spec, selects --device and runs \p body, within
+/// hb::run_main.
 int program_main(const ProgramSpec& spec, int argc, char** argv,
                  const std::function<void(const StreamingOptions&)>& body);
 

@@ -100,8 +100,6 @@ int main(int argc, char** argv) {
         Best row_best{0, name, 0};
         const std::size_t failures_before = failures;
         for (const int threads : hb::kSweepBlockSizes) {
-          // A poisoned output and one checked call, a warm-up, the median of --iters timed
-          // calls, and the check again (hb::measure_checked).
           const hb::Checked t = hb::measure_checked(
               [&](cudaStream_t st) {
                 if (check) hb::poison(out.data(), out.bytes(), 0xFF, st);
