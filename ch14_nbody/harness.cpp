@@ -230,11 +230,13 @@ double simulate_host(State& s, const HostForces& forces, int steps, float dt) {
 
 namespace {
 
-// Name and floats per register of each Isa, in the order of the enum.
+// Name, floats per register and row function of each Isa, in the order of the enum.
 constexpr struct {
   const char* name;
   int width;
-} kIsas[] = {{"scalar", 1}, {"SSE", 4}, {"AVX2+FMA", 8}, {"AVX-512F", 16}};
+  CpuRows rows;
+} kIsas[] = {{"scalar", 1, nullptr}, {"SSE", 4, rows_sse}, {"AVX2+FMA", 8, rows_avx2},
+             {"AVX-512F", 16, rows_avx512}};
 
 }  // namespace
 
@@ -244,14 +246,10 @@ int isa_width(Isa isa) { return kIsas[static_cast<int>(isa)].width; }
 
 bool isa_available(Isa isa) {
 #if defined(__x86_64__)
-  // Also checks that the operating system saves the wide registers.
-  switch (isa) {
-    case Isa::None: return true;
-    case Isa::Sse: return true;  // part of x86-64
-    case Isa::Avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    case Isa::Avx512: return __builtin_cpu_supports("avx512f");
-  }
-  return false;
+  // Also checks that the operating system saves the wide registers; SSE is part of x86-64.
+  return isa == Isa::None || isa == Isa::Sse ||
+         (isa == Isa::Avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) ||
+         (isa == Isa::Avx512 && __builtin_cpu_supports("avx512f"));
 #else
   return isa == Isa::None;
 #endif
@@ -263,14 +261,9 @@ Isa best_isa() {
   return Isa::None;
 }
 
+// Off x86-64 the row functions are empty stubs, and no level but None is available.
 CpuRows isa_rows(Isa isa) {
-#if defined(__x86_64__)
-  const CpuRows rows[] = {nullptr, rows_sse, rows_avx2, rows_avx512};
-  return rows[static_cast<int>(isa)];
-#else
-  (void)isa;
-  return nullptr;
-#endif
+  return isa_available(isa) ? kIsas[static_cast<int>(isa)].rows : nullptr;
 }
 
 int cpu_threads(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
@@ -426,12 +419,8 @@ namespace {
 /// "About 20 flops" per interaction: the text's and GPU Gems 3's count, for GFLOP/s only.
 constexpr double kFlopsPerInteraction = 20.0;
 
-/// Instructions the GPU must issue per interaction in the best case, the basis of the
-/// "% of FP32 issue bound" column: 3 FADD (the difference vector), 3 FFMA (the squared
-/// distance plus softening), 1 MUFU.RSQ (the inverse square root), 3 FMUL (mass / r^3) and
-/// 3 FFMA (the accumulation). Each warp scheduler of an SM issues one instruction per clock,
-/// so an SM issues at most 128 thread-instructions per clock: the same number as its FP32
-/// lanes, which is why hb::DeviceInfo::fp32_lanes_per_second() / 13 is the bound.
+/// Instructions the GPU must issue per interaction at best (the chapter page counts them): the
+/// "% of FP32 issue bound" column's bound is hb::DeviceInfo::fp32_lanes_per_second() / 13.
 constexpr double kIssueSlotsPerInteraction = 13.0;
 
 struct Measurement {
@@ -466,11 +455,8 @@ struct Checks {
   }
 };
 
-// Runs variant v on bodies with knob param: one run from a poisoned output that is checked
-// against the reference (unless --no-check), then the median of --iters timed runs (CUDA events
-// for one GPU, the host clock for the CPU and for several GPUs). GPU variants run on the current
-// device, multi-GPU variants on devices; scratch_count is variant 10's scratch in float4 (0: one
-// column slice).
+// Variant v on bodies with knob param, as the chapter page says: GPU variants on the current
+// device, multi-GPU ones on devices; scratch_count is variant 10's in float4 (0: one slice).
 // [nbody-measure]
 Measurement measure(const Variant& v, const HostBodies& bodies, int param, const Options& opt,
                     Checks& checks, const std::vector<int>& devices = {},
@@ -611,13 +597,29 @@ std::string describe(const Variant& v, const Measurement& m, const Options& opt)
   return t;
 }
 
+// The columns that the variant table and the knob sweep share, and their cells: \p head (the
+// row's own first cells), then bodies, time, rate, GFLOP/s and % of the FP32 issue bound of
+// m.gpus GPUs ("-" without \p dev: a CPU row).
+const std::vector<std::string> kRateColumns{"bodies", "ms (median)", "1e9 interactions/s",
+                                            "GFLOP/s (20 flops)", "% of FP32 issue bound"};
+
+std::vector<std::string> rate_cells(std::vector<std::string> head, const Measurement& m,
+                                    const hb::DeviceInfo* dev) {
+  const double ips = m.interactions_per_s();
+  head.insert(head.end(),
+              {std::to_string(m.bodies), hb::fixed(m.median_ms, 3), hb::fixed(ips / 1e9, 3),
+               hb::fixed(ips * kFlopsPerInteraction / 1e9, 1),
+               dev ? hb::fixed(100.0 * ips / (m.gpus * issue_bound(*dev)), 1) : "-"});
+  return head;
+}
+
 // Table 14.4: one row per variant, interactions/s, % of the FP32 issue bound and (in the
 // driver; the per-variant programs' tables have no such column) x the CPU reference.
 hb::Report variant_table(const std::string& program, const std::vector<const Variant*>& selected,
                          const Options& opt, const std::optional<hb::DeviceInfo>& dev,
                          Checks& checks, bool driver) {
-  std::vector<std::string> columns{"id", "variant", "bodies", "ms (median)", "1e9 interactions/s",
-                                   "GFLOP/s (20 flops)", "% of FP32 issue bound"};
+  std::vector<std::string> columns{"id", "variant"};
+  columns.insert(columns.end(), kRateColumns.begin(), kRateColumns.end());
   if (driver) columns.push_back("x CPU reference");
   columns.push_back("check");
   hb::Report r(columns);
@@ -630,16 +632,14 @@ hb::Report variant_table(const std::string& program, const std::vector<const Var
              "skipped: this CPU has no " + isa_name(v->isa)});
       continue;
     }
-    const HostBodies bodies = random_bodies(n, opt.common.seed);
     const std::vector<int> devices =
         v->kind == Kind::MultiGpu ? first_devices(gpu_count_for(opt)) : std::vector<int>{};
-    const Measurement m = measure(*v, bodies, knob_for(*v, opt), opt, checks, devices);
+    const Measurement m =
+        measure(*v, random_bodies(n, opt.common.seed), knob_for(*v, opt), opt, checks, devices);
     const double ips = m.interactions_per_s();
     if (v->id == 0) reference = ips;
-    std::vector<std::string> row{
-        std::to_string(v->id), describe(*v, m, opt), std::to_string(n), hb::fixed(m.median_ms, 3),
-        hb::fixed(ips / 1e9, 3), hb::fixed(ips * kFlopsPerInteraction / 1e9, 1),
-        v->on_gpu() && dev ? hb::fixed(100.0 * ips / (m.gpus * issue_bound(*dev)), 1) : "-"};
+    auto row = rate_cells({std::to_string(v->id), describe(*v, m, opt)}, m,
+                          v->on_gpu() && dev ? &*dev : nullptr);
     if (driver) row.push_back(reference > 0 ? hb::fixed(ips / reference, 1) : "-");
     row.push_back(check_text(m.check));
     r.row(row);
@@ -653,13 +653,12 @@ hb::Report sweep_table(const Variant& v, const Options& opt, const hb::DeviceInf
   const bool blocked = v.gpu == launch_gpu_blocked;
   std::vector<std::string> columns{v.param_name};
   if (blocked) columns.push_back("column slices");
-  columns.insert(columns.end(), {"bodies", "ms (median)", "1e9 interactions/s", "GFLOP/s (20 flops)",
-                                 "% of FP32 issue bound", "x first row", "% of best", "check"});
+  columns.insert(columns.end(), kRateColumns.begin(), kRateColumns.end());
+  columns.insert(columns.end(), {"x first row", "% of best", "check"});
   hb::Report r(columns);
   add_facts(r, "nbody", opt, &dev);
   r.fact("variant", std::to_string(v.id) + " " + v.name + " (" + v.title + ", " + v.source + ")");
-  const std::size_t n = bodies_for(v, opt, true);
-  const HostBodies bodies = random_bodies(n, opt.common.seed);
+  const HostBodies bodies = random_bodies(bodies_for(v, opt, true), opt.common.seed);
   std::vector<Measurement> rows;
   for (const int param : v.params) {
     rows.push_back(measure(v, bodies, param, opt, checks));
@@ -671,12 +670,11 @@ hb::Report sweep_table(const Variant& v, const Options& opt, const hb::DeviceInf
   for (const auto& m : rows) {
     const double ips = m.interactions_per_s();
     if (first == 0.0) first = ips;
-    std::vector<std::string> row{std::to_string(m.param)};
-    if (blocked) row.push_back(std::to_string(m.slices));
-    row.insert(row.end(), {std::to_string(n), hb::fixed(m.median_ms, 3), hb::fixed(ips / 1e9, 3),
-                           hb::fixed(ips * kFlopsPerInteraction / 1e9, 1),
-                           hb::fixed(100.0 * ips / issue_bound(dev), 1), hb::fixed(ips / first, 2),
-                           hb::fixed(100.0 * ips / best, 1), check_text(m.check)});
+    std::vector<std::string> head{std::to_string(m.param)};
+    if (blocked) head.push_back(std::to_string(m.slices));
+    auto row = rate_cells(head, m, &dev);
+    row.insert(row.end(), {hb::fixed(ips / first, 2), hb::fixed(100.0 * ips / best, 1),
+                           check_text(m.check)});
     r.row(row);
   }
   return r;
@@ -734,12 +732,12 @@ void simulate(hb::Report& r, const Variant& v, const Options& opt, hb::GrayImage
 // [nbody-simulation]
 
 // The multi-GPU programs: Table 14.3, one row per GPU count 1 .. G.
-int scaling_table(const Variant& v, const Options& opt, const std::string& program) {
+hb::Report scaling_table(const Variant& v, const Options& opt, const std::string& program,
+                         Checks& checks) {
   const int g = gpu_count_for(opt);
   const hb::DeviceInfo dev = hb::query_device(0);
   const std::size_t n = bodies_for(v, opt, false);
   const HostBodies bodies = random_bodies(n, opt.common.seed);
-  Checks checks;
   const int param = knob_for(v, opt);
   hb::Report r({"GPUs", "bodies", "ms (median)", "1e9 interactions/s", "speedup vs 1 GPU",
                 "efficiency %", "% of FP32 issue bound", "check"});
@@ -758,7 +756,58 @@ int scaling_table(const Variant& v, const Options& opt, const std::string& progr
            hb::fixed(100.0 * m.interactions_per_s() / (k * issue_bound(dev)), 1),
            check_text(m.check)});
   }
-  r.print(std::cout, opt.common.csv);
+  return r;
+}
+
+// A variant's own program (\p only: its row of the table) or the driver (\p only: nullptr).
+int run_program(const char* program, const Variant* only, int argc, char** argv) {
+  const bool driver = only == nullptr;
+  const auto opt = parse_options(program, only, argc, argv);
+  if (!opt) return 0;
+  // What to measure: the program's variant; in the driver the one named, else every variant.
+  const std::string& named = opt->sweep.empty() ? opt->variant : opt->sweep;  // never both
+  std::vector<const Variant*> selected;
+  for (const Variant& v : variants())
+    if (driver ? named.empty() || &v == &find_variant(named) : &v == only) selected.push_back(&v);
+  // The simulation uses the one variant asked for, else our fastest single-GPU kernel.
+  const Variant& sim = opt->variant.empty() ? find_variant("gpu_blocked") : *selected.front();
+  const bool simulate_now = driver && opt->sweep.empty() && opt->steps > 0;
+  // One variant asked for that this CPU cannot run: like a missing GPU, nothing to do.
+  if (const Variant& v = *selected.front(); selected.size() == 1 && !v.cpu_supported())
+    throw hb::NoDevice("this CPU has no " + isa_name(v.isa) +
+                       (driver ? ", so variant " + std::string(v.name) + " cannot run"
+                               : std::string(", so there is nothing to run")));
+  const bool need_gpu =
+      std::any_of(selected.begin(), selected.end(), [](const Variant* v) { return v->on_gpu(); }) ||
+      (simulate_now && sim.on_gpu());
+  std::optional<hb::DeviceInfo> dev;
+  if (need_gpu) {
+    hb::select_device(opt->common.device);
+    dev = hb::query_device(opt->common.device);
+    gpu_count_for(*opt);  // --gpus larger than the machine: exit 2 before any work
+  }
+
+  Checks checks;
+  if (!opt->sweep.empty()) {
+    sweep_table(*selected.front(), *opt, *dev, checks).print(std::cout, opt->common.csv);
+  } else if (!driver && only->kind == Kind::MultiGpu) {
+    scaling_table(*only, *opt, program, checks).print(std::cout, opt->common.csv);
+  } else {
+    hb::Report r = variant_table(program, selected, *opt, dev, checks, driver);
+    if (driver)
+      r.fact("bodies per row",
+             "GPU rows " + std::to_string(opt->bodies > 0 ? opt->bodies : 65536) + "; CPU rows " +
+                 (opt->cpu_bodies > 0 ? std::to_string(opt->cpu_bodies)
+                                      : std::string("4096 scalar, 8192 SIMD one thread, 16384 all "
+                                                    "cores, since the scalar code would take "
+                                                    "minutes on the GPU's count")));
+    hb::GrayImage image;
+    std::string simulation_failure;
+    if (simulate_now) simulate(r, sim, *opt, image, simulation_failure);
+    r.print(std::cout, opt->common.csv);
+    if (!image.pixels.empty()) hb::write_pgm(opt->image, image);
+    if (!simulation_failure.empty()) throw hb::CheckFailed(simulation_failure);
+  }
   checks.require_ok(program);
   return 0;
 }
@@ -768,73 +817,11 @@ int scaling_table(const Variant& v, const Options& opt, const std::string& progr
 // ------------------------------------------------------------------ the programs
 
 int variant_program_main(const char* program, const char* id, int argc, char** argv) {
-  return hb::run_main(program, [&] {
-    const Variant& v = find_variant(id);
-    const auto opt = parse_options(program, &v, argc, argv);
-    if (!opt) return 0;
-    if (!v.cpu_supported())
-      throw hb::NoDevice("this CPU has no " + isa_name(v.isa) + ", so there is nothing to run");
-    std::optional<hb::DeviceInfo> dev;
-    if (v.on_gpu()) {
-      hb::select_device(opt->common.device);
-      dev = hb::query_device(opt->common.device);
-    }
-    if (v.kind == Kind::MultiGpu) return scaling_table(v, *opt, program);
-    Checks checks;
-    variant_table(program, {&v}, *opt, dev, checks, false).print(std::cout, opt->common.csv);
-    checks.require_ok(program);
-    return 0;
-  });
+  return hb::run_main(program, [&] { return run_program(program, &find_variant(id), argc, argv); });
 }
 
 int driver_main(int argc, char** argv) {
-  return hb::run_main("nbody", [&] {
-    const auto opt = parse_options("nbody", nullptr, argc, argv);
-    if (!opt) return 0;
-
-    const std::string& named = opt->sweep.empty() ? opt->variant : opt->sweep;  // never both
-    std::vector<const Variant*> selected;
-    if (!named.empty()) selected.push_back(&find_variant(named));
-    else
-      for (const Variant& v : variants()) selected.push_back(&v);
-    // The simulation uses the one variant asked for, else our fastest single-GPU kernel.
-    const Variant& sim = opt->variant.empty() ? find_variant("gpu_blocked") : find_variant(opt->variant);
-    const bool simulate_now = opt->sweep.empty() && opt->steps > 0;
-    // A variant asked for by name that this CPU cannot run: like a missing GPU, nothing to do.
-    if (!opt->variant.empty() && !sim.cpu_supported())
-      throw hb::NoDevice("this CPU has no " + isa_name(sim.isa) + ", so variant " + sim.name +
-                         " cannot run");
-    const bool need_gpu =
-        std::any_of(selected.begin(), selected.end(), [](const Variant* v) { return v->on_gpu(); }) ||
-        (simulate_now && sim.on_gpu());
-    std::optional<hb::DeviceInfo> dev;
-    if (need_gpu) {
-      hb::select_device(opt->common.device);
-      dev = hb::query_device(opt->common.device);
-      gpu_count_for(*opt);  // --gpus larger than the machine: exit 2 before any work
-    }
-
-    Checks checks;
-    if (!opt->sweep.empty()) {
-      sweep_table(*selected.front(), *opt, *dev, checks).print(std::cout, opt->common.csv);
-    } else {
-      hb::Report r = variant_table("nbody", selected, *opt, dev, checks, true);
-      r.fact("bodies per row",
-             "GPU rows " + std::to_string(opt->bodies > 0 ? opt->bodies : 65536) + "; CPU rows " +
-                 (opt->cpu_bodies > 0 ? std::to_string(opt->cpu_bodies)
-                                      : std::string("4096 scalar, 8192 SIMD one thread, 16384 all "
-                                                    "cores, since the scalar code would take "
-                                                    "minutes on the GPU's count")));
-      hb::GrayImage image;
-      std::string simulation_failure;
-      if (simulate_now) simulate(r, sim, *opt, image, simulation_failure);
-      r.print(std::cout, opt->common.csv);
-      if (!opt->image.empty() && !image.pixels.empty()) hb::write_pgm(opt->image, image);
-      if (!simulation_failure.empty()) throw hb::CheckFailed(simulation_failure);
-    }
-    checks.require_ok("nbody");
-    return 0;
-  });
+  return hb::run_main("nbody", [&] { return run_program("nbody", nullptr, argc, argv); });
 }
 
 // [nbody-image]

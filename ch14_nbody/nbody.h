@@ -3,9 +3,7 @@
 ///        reference, the leapfrog, the variant signatures and table, and the command line.
 ///
 /// A GPU launcher takes device pointers, a stream and scratch from the caller, enqueues its
-/// work, never allocates and never synchronizes. The leapfrog is the book's with each velocity
-/// update split into two half kicks, so that positions and velocities (and so the energy) are
-/// known at the same instants; one force evaluation per step.
+/// work, never allocates and never synchronizes.
 #pragma once
 
 #include <cstddef>
@@ -85,10 +83,8 @@ struct State {
 /// zero total momentum. Cold disks are unstable: rings and clumps make a picture worth seeing.
 State disk_galaxy(std::size_t n, std::uint64_t seed, float softening_sq);
 
-/// The float64 reference of a set of rows of the force matrix: each row's acceleration,
-/// summed in double from the float inputs with bodyBodyInteraction<double>, and the row's
-/// "magnitude sum" \f$A_i = \sum_j |m_j|\,\lVert\mathbf{d}_{ij}\rVert /
-/// (\lVert\mathbf{d}_{ij}\rVert^2 + \varepsilon^2)^{3/2}\f$, which scales its tolerance.
+/// The float64 reference of some rows of the force matrix: each row's acceleration and the
+/// sum \f$A_i\f$ of the magnitudes of its terms, which scales its tolerance (the chapter page).
 struct Reference {
   std::size_t n = 0;               ///< bodies in the problem
   std::vector<std::size_t> rows;   ///< which rows
@@ -105,10 +101,7 @@ Reference reference_forces(const HostBodies& bodies, float softening_sq,
 std::vector<std::size_t> sample_rows(std::size_t n, std::size_t count);
 
 /// \f$\tau(N) = 2^{-24}(32 + 4\sqrt{N})\f$: a float component passes within \f$\tau(N) A_i\f$
-/// of the float64 reference. 32 units cover the roundings of one interaction (the SIMD code's
-/// rsqrt + Newton step included), \f$4\sqrt{N}\f$ the random walk of N rounded terms (Higham,
-/// "Accuracy and Stability of Numerical Algorithms", 2.8) with a margin of 7 standard
-/// deviations; the chapter page has the measured errors and why one missing body still fails.
+/// of the float64 reference; the chapter page says why, and what it catches.
 double tolerance_factor(std::size_t n);
 
 /// Compares rows `ref.rows` of \p got (3 floats per body) with \p ref; max_error is the
@@ -116,6 +109,8 @@ double tolerance_factor(std::size_t n);
 hb::CompareResult check_forces(const float* got, const Reference& ref);
 
 // ------------------------------------------------------------------ the leapfrog
+// The book's, each velocity update split into two half kicks (kick-drift-kick), so that
+// positions and velocities, and so the energy, are known at the same instants.
 
 /// Kick: v += h a for one body.
 __host__ __device__ inline void kick_body(float* v, const float* a, float h) {
@@ -131,9 +126,7 @@ __host__ __device__ inline void drift_body(float4& p, const float* v, float dt) 
   p.z += dt * v[2];
 }
 
-/// Energy and momentum of a state, summed in double. With softening, the potential energy
-/// that matches our accelerations is
-/// \f$U = -\sum_{i<j} m_i m_j / \sqrt{\lVert\mathbf{x}_i - \mathbf{x}_j\rVert^2 + \varepsilon^2}\f$.
+/// Energy (the softened potential of the chapter page) and momentum, summed in double.
 struct Energy {
   double kinetic = 0.0;
   double potential = 0.0;
@@ -160,12 +153,13 @@ double simulate_host(State& s, const HostForces& forces, int steps, float dt);
 // ------------------------------------------------------------------ the CPU variants (0-5)
 
 /// Every CPU variant: 3 floats per body into \p force; \p threads (0: all) for the all-core one.
-using CpuForces = void (*)(const HostBodies& bodies, float* force, float softening_sq,
-                           int threads);
+using CpuForcesFn = void(const HostBodies& bodies, float* force, float softening_sq, int threads);
+using CpuForces = CpuForcesFn*;
 
 /// One SIMD level's rows [row_begin, row_end), one thread; the all-core variant splits rows.
-using CpuRows = void (*)(const HostBodies& bodies, float* force, float softening_sq,
-                         std::size_t row_begin, std::size_t row_end);
+using CpuRowsFn = void(const HostBodies& bodies, float* force, float softening_sq,
+                       std::size_t row_begin, std::size_t row_end);
+using CpuRows = CpuRowsFn*;
 
 enum class Isa { None, Sse, Avx2, Avx512 };
 
@@ -173,24 +167,14 @@ std::string isa_name(Isa isa);  ///< "SSE", "AVX2+FMA", "AVX-512F" ("scalar" for
 int isa_width(Isa isa);         ///< floats per register (1 for None)
 bool isa_available(Isa isa);    ///< this CPU and its OS support it; None always
 Isa best_isa();
-CpuRows isa_rows(Isa isa);      ///< nullptr for None, or when this build has no SIMD code
+CpuRows isa_rows(Isa isa);      ///< nullptr for None, or when this CPU lacks the level
 
-/// Variants 0-5, kernels/00_cpu_aos.cpp to kernels/05_cpu_simd.cpp.
-void forces_cpu_aos(const HostBodies& bodies, float* force, float softening_sq, int threads);
-void forces_cpu_soa(const HostBodies& bodies, float* force, float softening_sq, int threads);
-void forces_cpu_sse(const HostBodies& bodies, float* force, float softening_sq, int threads);
-void forces_cpu_avx2(const HostBodies& bodies, float* force, float softening_sq, int threads);
-void forces_cpu_avx512(const HostBodies& bodies, float* force, float softening_sq, int threads);
-void forces_cpu_simd_threads(const HostBodies& bodies, float* force, float softening_sq,
-                             int threads);
+/// Variants 0-5, kernels/00_cpu_aos.cpp to kernels/05_cpu_simd.cpp (each of type CpuForcesFn).
+CpuForcesFn forces_cpu_aos, forces_cpu_soa, forces_cpu_sse, forces_cpu_avx2, forces_cpu_avx512,
+    forces_cpu_simd_threads;
 
-/// Row functions of the SIMD levels (x86-64 only; others call isa_rows()).
-void rows_sse(const HostBodies& b, float* force, float softening_sq, std::size_t row_begin,
-              std::size_t row_end);
-void rows_avx2(const HostBodies& b, float* force, float softening_sq, std::size_t row_begin,
-               std::size_t row_end);
-void rows_avx512(const HostBodies& b, float* force, float softening_sq, std::size_t row_begin,
-                 std::size_t row_end);
+/// Row functions of the SIMD levels (off x86-64 empty: use isa_rows()).
+CpuRowsFn rows_sse, rows_avx2, rows_avx512;
 
 /// \p threads, or OpenMP's default (which honours OMP_NUM_THREADS) for 0.
 int cpu_threads(int threads);
@@ -316,22 +300,22 @@ double simulate_device(State& s, GpuLauncher launch, int param, GpuScratch scrat
 enum class Kind { Cpu, Gpu, MultiGpu };
 
 struct Variant {
-  int id = 0;             ///< the number of its file in kernels/, in the order of the chapter page
-  const char* name = "";   ///< "gpu_shared": the program is "nbody_" + name
-  const char* title = "";  ///< one line for tables and --help
-  const char* source = ""; ///< where in the text: "listing 14.4, section 14.3"
+  int id = 0;               ///< the number of its file in kernels/, the order of the chapter page
+  const char* name = "";    ///< "gpu_shared": the program is "nbody_" + name
+  const char* title = "";   ///< one line for tables and --help
+  const char* source = "";  ///< where in the text: "listing 14.4, section 14.3"
   Kind kind = Kind::Cpu;
-  CpuForces cpu = nullptr;        ///< Kind::Cpu
-  Isa isa = Isa::None;            ///< the SIMD level a CPU variant needs (None: any CPU)
-  GpuLauncher gpu = nullptr;      ///< Kind::Gpu
-  GpuScratch scratch = nullptr;   ///< Kind::Gpu: scratch it needs (nullptr: none)
-  GpuSteps steps = nullptr;       ///< Kind::Gpu: how its simulation enqueues the time steps
-  MultiGpuRun multi = nullptr;    ///< Kind::MultiGpu
-  const char* param_name = nullptr;  ///< the tuning knob ("unroll"), nullptr when none
-  std::vector<int> params;           ///< values the knob is compiled for (a sweep's rows)
-  int default_param = 0;             ///< what the programs use unless told otherwise
   std::size_t default_bodies = 0;    ///< bodies of the program and the driver's table
-  hb::Needs needs = {};                 ///< the GPU its headline form needs, what runs below it
+  CpuForces cpu = nullptr;           ///< Kind::Cpu
+  Isa isa = Isa::None;               ///< the SIMD level a CPU variant needs (None: any CPU)
+  GpuLauncher gpu = nullptr;         ///< Kind::Gpu
+  GpuScratch scratch = nullptr;      ///< Kind::Gpu: scratch it needs (nullptr: none)
+  GpuSteps steps = nullptr;          ///< Kind::Gpu: how its simulation enqueues the time steps
+  MultiGpuRun multi = nullptr;       ///< Kind::MultiGpu
+  const char* param_name = nullptr;  ///< the tuning knob ("unroll"), nullptr when none
+  std::vector<int> params{};         ///< values the knob is compiled for (a sweep's rows)
+  int default_param = 0;             ///< what the programs use unless told otherwise
+  hb::Needs needs = {};              ///< the GPU its headline form needs, what runs below it
 
   std::string program() const { return std::string("nbody_") + name; }
   bool on_gpu() const { return kind != Kind::Cpu; }

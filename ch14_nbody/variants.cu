@@ -15,20 +15,10 @@ const std::vector<Variant>& variants() {
   static const std::vector<Variant> table = [] {
     constexpr std::size_t K = 1024;
     std::vector<Variant> v;
-    auto add = [&](int id, const char* name, const char* title, const char* source, Kind kind,
-                   std::size_t bodies) -> Variant& {
-      Variant& x = v.emplace_back();
-      x.id = id;
-      x.name = name;
-      x.title = title;
-      x.source = source;
-      x.kind = kind;
-      x.default_bodies = bodies;
-      return x;
-    };
+    auto add = [&](Variant x) -> Variant& { return v.emplace_back(std::move(x)); };
     auto cpu = [&](int id, const char* name, const char* title, const char* source, CpuForces f,
                    Isa isa, std::size_t bodies) {
-      Variant& x = add(id, name, title, source, Kind::Cpu, bodies);
+      Variant& x = add({id, name, title, source, Kind::Cpu, bodies});
       x.cpu = f;
       x.isa = isa;
     };
@@ -36,7 +26,7 @@ const std::vector<Variant>& variants() {
                    GpuLauncher f, GpuScratch scratch, const char* param_name,
                    std::vector<int> params, int default_param,
                    GpuSteps steps = enqueue_steps) {
-      Variant& x = add(id, name, title, source, Kind::Gpu, 64 * K);
+      Variant& x = add({id, name, title, source, Kind::Gpu, 64 * K});
       x.gpu = f;
       x.scratch = scratch;
       x.steps = steps;
@@ -45,7 +35,7 @@ const std::vector<Variant>& variants() {
       x.default_param = default_param;
     };
     auto multi = [&](int id, const char* name, const char* title, MultiGpuRun f) {
-      Variant& x = add(id, name, title, "section 14.6, Table 14.3", Kind::MultiGpu, 64 * K);
+      Variant& x = add({id, name, title, "section 14.6, Table 14.3", Kind::MultiGpu, 64 * K});
       x.multi = f;
       x.param_name = "bodies per thread";
       x.params = blocked_factors();
