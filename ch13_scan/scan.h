@@ -62,9 +62,8 @@ constexpr unsigned kRingBytesPerThread = kRingStages * kBulkTileBytesPerThread; 
 /// an H100 block holds.
 constexpr int kEarlyRefillItems = 36;
 constexpr unsigned kEarlyRefillBytesPerThread = kRingStages * kEarlyRefillItems * 4;
-/// Compaction 4: nine 16-byte vectors, a ring of 216 KB at 512 threads (the page's compaction
-/// 4 section says why the larger tile; scripts/compact_tile_sweep.sh rebuilds it with
-/// CH13_COMPACT_RING_ITEMS set to others).
+/// Compaction 4: nine 16-byte vectors, a ring of 216 KB at 512 threads (the page says why;
+/// scripts/compact_tile_sweep.sh rebuilds it with CH13_COMPACT_RING_ITEMS set to others).
 #ifndef CH13_COMPACT_RING_ITEMS
 #define CH13_COMPACT_RING_ITEMS 36
 #endif
@@ -153,8 +152,6 @@ class Scratch {
 /// Elements of Scratch::levels() a recursive scan of \p n elements with tiles of \p tile
 /// elements needs: \f$\lceil n/t \rceil + \lceil n/t^2 \rceil + \dots\f$ down to one tile.
 std::size_t recursion_elements(std::size_t n, std::size_t tile);
-/// Bytes of temporary storage CUB's DeviceSelect::If needs for up to \p max_n elements.
-std::size_t cub_select_bytes(std::size_t max_n);
 
 /// The device-level scans: scan \p n elements of T at \p in into \p out (may equal \p in),
 /// with blocks of \p threads threads, on \p stream, asynchronously (device memory). Throws
