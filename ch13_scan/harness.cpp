@@ -38,7 +38,7 @@ struct ScanLevel {
   using Row = ScanVariant;
   static const std::vector<Row>& rows() { return scan_variants(); }
   static constexpr bool kScan = true;
-  static constexpr const char* kKind = "scan ";
+  static const Row& find(std::string_view id) { return find_scan_variant(id); }
   static std::vector<std::string> rates() { return {"GB/s"}; }
   static void facts(hb::Report& r, const hb::CommonOptions& opt, const Flags& f, std::size_t n) {
     r.fact("type", f.type);
@@ -66,7 +66,7 @@ struct CompactLevel {
   using Row = CompactVariant;
   static const std::vector<Row>& rows() { return compact_variants(); }
   static constexpr bool kScan = false;
-  static constexpr const char* kKind = "compaction ";
+  static const Row& find(std::string_view id) { return find_compact_variant(id); }
   static std::vector<std::string> rates() { return {"G elements/s", "GB/s"}; }
   static void facts(hb::Report& r, const hb::CommonOptions& opt, const Flags&, std::size_t n) {
     r.fact("n (int32 elements)", std::to_string(n));
@@ -149,7 +149,7 @@ int variant_program(const char* program, const char* id, int argc, char** argv) 
   require_threads(v.label(), v.threads, f.threads);  // before any GPU work
   hb::select_device(opt.device);
   Level::with_bench(opt.n, opt, f, [&](auto& bench) {
-    const auto& cub = hb::find_row(Level::rows(), "0b");
+    const auto& cub = Level::find("0b");
     const Measurement ref = bench.measure(cub, 0, opt.n);
     const Measurement mine = &v == &cub ? ref : bench.measure(v, f.threads, opt.n);
     const double copy = bench.copy_gbs(opt.n);
@@ -297,8 +297,7 @@ int driver(const char* program, int argc, char** argv) {
   }
   if (!cli.parse(argc, argv)) return 0;
   const auto& opt = cli.options();
-  const auto* selected =
-      only.empty() ? nullptr : &hb::find_row(Level::rows(), only, "--variant", Level::kKind);
+  const auto* selected = only.empty() ? nullptr : &Level::find(only);
   if (f.threads % 32 != 0)
     throw hb::UsageError("--threads " + std::to_string(f.threads) + ": must be a multiple of 32");
 
