@@ -1,18 +1,12 @@
-// Measuring and checking the variants, and the programs built on that: one program per
-// device-wide scan and per compaction, and the drivers `scan` and `compact`. Inputs and buffers
-// are on the device before the clock starts; timing and checks follow hb::measure_checked. GB/s
-// counts the bytes a scan must move (n reads and n writes; a compaction reads n and writes the
-// selected elements), in 1e9 bytes/s.
-#include <algorithm>
+// The programs: one per device-wide scan and per compaction (CUB, then the variant, on the same
+// data), and the drivers `scan` and `compact`. GB/s counts the bytes a scan must move (n reads
+// and n writes; a compaction reads n and writes the selected elements), in 1e9 bytes/s.
 #include <iostream>
 #include <map>
 
-#include "hb/bandwidth.h"
-#include "hb/bench.h"
+#include "harness.h"
 #include "hb/cli.h"
 #include "hb/device.h"
-#include "hb/timing.h"
-#include "scan.h"
 
 namespace ch13 {
 
@@ -20,149 +14,12 @@ namespace {
 
 constexpr std::size_t kDefaultN = std::size_t(1) << 26;
 constexpr std::size_t kMaxN = std::size_t(1) << 30;
-constexpr int kWarmup = 2;
-
-// Keeps the first reason a measurement failed.
-void record(Measurement& m, bool ok, const std::string& why) {
-  if (!ok && m.ok) m.failure = why;
-  m.ok = m.ok && ok;
-}
-
-// The inputs of T whose scans are exact in any order: make_ints, or make_floats of the grid.
-template <typename T>
-std::vector<T> exact_inputs(std::size_t n, std::uint64_t seed) {
-  if constexpr (std::is_same_v<T, int>) return make_ints(n, seed);
-  else return make_floats(n, seed, FloatData::Grid);
-}
 
 std::string data_text(bool floats, std::uint64_t seed) {
   return (floats ? "float multiples of 2^-8 in [-1, 1) (scans exact in any order), seed "
                  : "int32 uniform in [-1000, 1000], seed ") +
          std::to_string(seed);
 }
-
-}  // namespace
-
-// ---------------------------------------------------------------------------------------
-// The benches.
-
-template <typename T>
-Bench<T>::Bench(std::vector<T> in, int iters, bool check)
-    : iters_(iters), check_(check), scratch_(in.size()), in_(std::move(in)), d_in_(in_.size()),
-      d_out_(in_.size() + 1), host_out_(in_.size() + 1) {
-  if (!in_.empty()) hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
-}
-
-template <typename T>
-double Bench<T>::copy_gbs(std::size_t n) const {
-  return n == 0 ? 0.0 : hb::measure_device_copy(n * sizeof(T), iters_).gbs;
-}
-
-template <typename T>
-double Bench<T>::time(bool on_cpu, const std::function<void()>& cpu,
-                      const std::function<void(cudaStream_t)>& poison,
-                      const std::function<void(cudaStream_t)>& call,
-                      const std::function<bool()>& check) {
-  if (!on_cpu)
-    return hb::measure_checked(poison, call, check, stream_, kWarmup, iters_, check_).median_ms;
-  const double ms = hb::time_host(cpu, 1, std::min(iters_, 5)).median_ms;
-  if (check_) check();
-  return ms;
-}
-
-template <typename T>
-ScanBench<T>::ScanBench(std::size_t max_n, ScanKind kind, std::uint64_t seed, int iters, bool check)
-    : Bench<T>(exact_inputs<T>(max_n, seed), iters, check), kind_(kind) {
-  if (check) want_ = reference_scan(this->in_, kind_);
-}
-
-template <typename T>
-Measurement ScanBench<T>::measure(const ScanVariant& v, int threads, std::size_t n) {
-  Measurement m;
-  m.checked = this->check_;
-  std::vector<T>& host = this->host_out_;
-  T* out = this->d_out_.data();
-  const ScanLauncher<T> launch = v.launch.template get<T>();
-  m.median_ms = this->time(
-      v.is_cpu(), [&] { cpu_scan<T>(host.data(), this->in_.data(), n, kind_); },
-      [&](cudaStream_t st) { hb::poison(out, (n + 1) * sizeof(T), 0xA5, st); },
-      [&](cudaStream_t st) {
-        launch(this->d_in_.data(), out, n, kind_, threads, this->scratch_, st);
-      },
-      [&] {
-        if (!v.is_cpu()) {
-          hb::copy_to_host(host.data(), out, n + 1, this->stream_);
-          record(m, hb::is_poisoned(host[n]), "the element after the last one was overwritten");
-        }
-        const hb::CompareResult r = compare_scan(host.data(), want_.data(), n);
-        record(m, r.ok, r.report);
-        return m.ok;
-      });
-  m.rates = {hb::gbs(2.0 * n * sizeof(T), m.median_ms)};
-  return m;
-}
-
-template class Bench<int>;
-template class Bench<float>;
-template class ScanBench<int>;
-template class ScanBench<float>;
-
-CompactBench::CompactBench(std::size_t max_n, std::uint64_t seed, int iters, bool check)
-    : Bench<int>(make_ints(max_n, seed), iters, check), d_count_(1) {}
-
-Measurement CompactBench::measure(const CompactVariant& v, int threads, std::size_t n) {
-  Measurement m;
-  m.checked = check_;
-  if (check_ && want_n_ != n) {
-    want_ = reference_compact(in_, n);
-    want_n_ = n;
-  }
-  std::size_t count = 0;
-  // The count the GPU wrote (0 when it is not a count of n inputs).
-  const auto read_count = [&] {
-    int c = 0;
-    hb::copy_to_host(&c, d_count_.data(), 1, stream_);
-    record(m, !check_ || (c >= 0 && std::size_t(c) <= n),
-           "count " + std::to_string(c) + " for " + std::to_string(n) + " inputs");
-    return c >= 0 && std::size_t(c) <= n ? std::size_t(c) : 0;
-  };
-  m.median_ms = time(
-      v.is_cpu(), [&] { count = cpu_compact(host_out_.data(), in_.data(), n, IsOdd{}); },
-      [&](cudaStream_t st) {
-        hb::poison(d_out_.data(), (n + 1) * sizeof(int), 0xA5, st);
-        hb::poison(d_count_.data(), sizeof(int), 0xA5, st);
-      },
-      [&](cudaStream_t st) {
-        v.launch(d_in_.data(), d_out_.data(), n, d_count_.data(), threads, scratch_, st);
-      },
-      [&] {
-        if (!v.is_cpu()) {
-          count = read_count();
-          hb::copy_to_host(host_out_.data(), d_out_.data(), count + 1, stream_);
-          record(m, hb::is_poisoned(host_out_[count]),
-                 "the element after the last selected one was written");
-        }
-        if (count != want_.size()) {
-          record(m, false, "selected " + std::to_string(count) + " elements, the CPU " +
-                               std::to_string(want_.size()));
-        } else {
-          const hb::CompareResult r =
-              hb::compare_exact(host_out_.data(), want_.data(), count, "selected elements");
-          record(m, r.ok, r.report);
-        }
-        return m.ok;
-      });
-  if (!check_ && !v.is_cpu()) count = read_count();
-  m.rates = {hb::gbs(static_cast<double>(n), m.median_ms),
-             hb::gbs(4.0 * double(n + count), m.median_ms)};
-  m.selected = count;
-  return m;
-}
-
-namespace {
-
-// ---------------------------------------------------------------------------------------
-// The programs.
 
 // The flags of the programs beyond the shared ones.
 struct Flags {
@@ -181,6 +38,7 @@ struct ScanLevel {
   using Row = ScanVariant;
   static const std::vector<Row>& rows() { return scan_variants(); }
   static constexpr bool kScan = true;
+  static const Row& find(std::string_view id) { return find_scan_variant(id); }
   static std::vector<std::string> rates() { return {"GB/s"}; }
   static void facts(hb::Report& r, const hb::CommonOptions& opt, const Flags& f, std::size_t n) {
     r.fact("type", f.type);
@@ -192,11 +50,23 @@ struct ScanLevel {
                                  : "every element exact against the CPU, before and after the "
                                    "timed calls; the element after the last untouched");
   }
+  // Calls run(bench) with the bench for up to n elements of the flags' type and kind.
+  template <typename Run>
+  static void with_bench(std::size_t n, const hb::CommonOptions& opt, const Flags& f, Run run) {
+    if (f.floats()) {
+      ScanBench<float> bench(n, f.kind(), opt.seed, opt.iters, !opt.no_check);
+      run(bench);
+    } else {
+      ScanBench<int> bench(n, f.kind(), opt.seed, opt.iters, !opt.no_check);
+      run(bench);
+    }
+  }
 };
 struct CompactLevel {
   using Row = CompactVariant;
   static const std::vector<Row>& rows() { return compact_variants(); }
   static constexpr bool kScan = false;
+  static const Row& find(std::string_view id) { return find_compact_variant(id); }
   static std::vector<std::string> rates() { return {"G elements/s", "GB/s"}; }
   static void facts(hb::Report& r, const hb::CommonOptions& opt, const Flags&, std::size_t n) {
     r.fact("n (int32 elements)", std::to_string(n));
@@ -209,7 +79,21 @@ struct CompactLevel {
                                  : "count and every selected element exact against the CPU, "
                                    "before and after the timed calls");
   }
+  template <typename Run>
+  static void with_bench(std::size_t n, const hb::CommonOptions& opt, const Flags&, Run run) {
+    CompactBench bench(n, opt.seed, opt.iters, !opt.no_check);
+    run(bench);
+  }
 };
+
+// Runs f(ScanLevel{}) or, for the programs whose name starts with "compact", f(CompactLevel{}),
+// as the body of main().
+template <typename F>
+int with_level(const char* program, F f) {
+  return hb::run_main(program, [&] {
+    return std::string_view(program).rfind("compact", 0) == 0 ? f(CompactLevel{}) : f(ScanLevel{});
+  });
+}
 
 void add_scan_flags(hb::Cli& cli, Flags& f) {
   cli.app()
@@ -239,61 +123,7 @@ void add_facts(hb::Report& r, const std::string& program, const hb::Cli& cli) {
                            std::to_string(kWarmup) + " untimed");
 }
 
-// Runs \p run with the bench of the level's table for inputs of up to \p n elements (for a
-// scan, of the element type and kind of the flags), built before anything is timed.
-template <typename Level, typename Run>
-int with_bench(std::size_t n, const hb::CommonOptions& opt, const Flags& f, Run run) {
-  if constexpr (!Level::kScan) {
-    CompactBench bench(n, opt.seed, opt.iters, !opt.no_check);
-    return run(bench);
-  } else if (f.floats()) {
-    ScanBench<float> bench(n, f.kind(), opt.seed, opt.iters, !opt.no_check);
-    return run(bench);
-  } else {
-    ScanBench<int> bench(n, f.kind(), opt.seed, opt.iters, !opt.no_check);
-    return run(bench);
-  }
-}
-
 // One per-variant program: CUB, then the variant (unless it is CUB), on the same data.
-template <typename Level, typename Bench>
-int run_variant(const typename Level::Row& v, Bench& bench, const hb::Cli& cli, const Flags& f) {
-  const auto& opt = cli.options();
-  const auto& cub = hb::find_row(Level::rows(), "0b");
-  const Measurement ref = bench.measure(cub, 0, opt.n);
-  const Measurement mine = &v == &cub ? ref : bench.measure(v, f.threads, opt.n);
-  const double copy = bench.copy_gbs(opt.n);
-  hb::Report report(
-      Level::kScan
-          ? std::vector<std::string>{"id", "variant", "type", "scan", "threads", "ms (median)",
-                                     "GB/s", "% of CUB", "% of copy", "check"}
-          : std::vector<std::string>{"id", "variant", "threads", "ms (median)", "G elements/s",
-                                     "GB/s", "% of CUB", "% of copy", "selected", "check"});
-  add_facts(report, cli.spec().program, cli);
-  Level::facts(report, opt, f, opt.n);
-  report.fact("device copy (GB/s)", hb::fixed(copy, 1));
-  for (const auto* row : &v == &cub ? std::vector{&cub} : std::vector{&cub, &v}) {
-    const Measurement& m = row == &cub ? ref : mine;
-    const std::string threads = row->default_threads() > 0 ? std::to_string(f.threads) : "-";
-    const std::string percent = hb::percent(m.rates[0], ref.rates[0]);
-    const double gbs = m.rates.back();  // the last rate of both levels
-    const std::string check = hb::check_text(m.ok, m.checked);
-    if (Level::kScan) {
-      report.row({row->id, row->title, f.type, kind_name(f.kind()), threads,
-                  hb::fixed(m.median_ms, 3), hb::fixed(gbs, 1), percent, hb::percent(gbs, copy),
-                  check});
-    } else {
-      report.row({row->id, row->title, threads, hb::fixed(m.median_ms, 3), hb::fixed(m.rates[0], 1),
-                  hb::fixed(gbs, 1), percent, hb::percent(gbs, copy),
-                  std::to_string(m.selected), check});
-    }
-  }
-  report.print(std::cout, opt.csv);
-  if (!ref.ok || !mine.ok)
-    throw hb::CheckFailed(v.label() + ": " + (!mine.ok ? mine.failure : "CUB: " + ref.failure));
-  return 0;
-}
-
 template <typename Level>
 int variant_program(const char* program, const char* id, int argc, char** argv) {
   const auto& v = hb::program_row(Level::rows(), id, program);
@@ -318,47 +148,40 @@ int variant_program(const char* program, const char* id, int argc, char** argv) 
   const auto& opt = cli.options();
   require_threads(v.label(), v.threads, f.threads);  // before any GPU work
   hb::select_device(opt.device);
-  return with_bench<Level>(opt.n, opt, f,
-                           [&](auto& bench) { return run_variant<Level>(v, bench, cli, f); });
-}
-
-// The block-size sweep of a device-level table (the GPU rows; with \p selected, that row and
-// CUB) and the size sweep of the same rows, each at its best block size (a size sweep alone
-// measures the block sizes first, without printing them).
-template <typename Level, typename Bench>
-int device_sweeps(Bench& bench, const typename Level::Row* selected, const hb::Cli& cli,
-                  const Flags& f, const std::string& sweep, int max_log2, hb::Failures& failures) {
-  const auto& opt = cli.options();
-  std::vector<hb::SweepRow> rows;
-  for (const auto& v : Level::rows()) {
-    if (v.is_cpu() || (selected != nullptr && &v != selected && !v.is_library())) continue;
-    rows.push_back({v.id, v.title, v.label(), v.is_library(), v.default_threads(),
-                    [&v](int t) { return v.accepts_threads_here(t); },
-                    [&v, &bench](int t, std::size_t n) -> hb::Sample {
-                      return bench.measure(v, t, n);
-                    },
-                    v.picks_own()});
-  }
-  // The last rate, GB/s, against the device copy of the n inputs.
-  const hb::SweepUnits units = {Level::rates(), "copy", Level::rates().size() - 1,
-                                [&bench](std::size_t n) { return bench.copy_gbs(n); }};
-  hb::BlockSweep threads = hb::block_size_sweep(rows, opt.n, units, failures);
-  add_facts(threads.report, cli.spec().program + " (block-size sweep)", cli);
-  Level::facts(threads.report, opt, f, opt.n);
-  threads.report.fact("device copy (GB/s)", hb::fixed(threads.ceiling, 1));
-  if (sweep != "sizes") {
-    threads.report.print(std::cout, opt.csv);
-    if (sweep == "threads") return 0;
-    std::cout << '\n';
-  }
-  hb::Report sizes =
-      hb::size_sweep(rows, threads.best_threads, 10, max_log2, units, failures);
-  add_facts(sizes, cli.spec().program + " (size sweep)", cli);
-  Level::facts(sizes, opt, f, std::max(opt.n, std::size_t(1) << max_log2));
-  sizes.fact("sizes", "2^10 .. 2^" + std::to_string(max_log2) +
-                          " elements, prefixes of one input; each variant at its best block size "
-                          "of the block-size sweep at n = " + std::to_string(opt.n));
-  sizes.print(std::cout, opt.csv);
+  Level::with_bench(opt.n, opt, f, [&](auto& bench) {
+    const auto& cub = Level::find("0b");
+    const Measurement ref = bench.measure(cub, 0, opt.n);
+    const Measurement mine = &v == &cub ? ref : bench.measure(v, f.threads, opt.n);
+    const double copy = bench.copy_gbs(opt.n);
+    hb::Report report(
+        Level::kScan
+            ? std::vector<std::string>{"id", "variant", "type", "scan", "threads", "ms (median)",
+                                       "GB/s", "% of CUB", "% of copy", "check"}
+            : std::vector<std::string>{"id", "variant", "threads", "ms (median)", "G elements/s",
+                                       "GB/s", "% of CUB", "% of copy", "selected", "check"});
+    add_facts(report, program, cli);
+    Level::facts(report, opt, f, opt.n);
+    report.fact("device copy (GB/s)", hb::fixed(copy, 1));
+    for (const auto* row : &v == &cub ? std::vector{&cub} : std::vector{&cub, &v}) {
+      const Measurement& m = row == &cub ? ref : mine;
+      const std::string threads = row->default_threads() > 0 ? std::to_string(f.threads) : "-";
+      const std::string percent = hb::percent(m.rates[0], ref.rates[0]);
+      const double gbs = m.rates.back();  // the last rate of both levels
+      const std::string check = hb::check_text(m.ok, m.checked);
+      if (Level::kScan) {
+        report.row({row->id, row->title, f.type, kind_name(f.kind()), threads,
+                    hb::fixed(m.median_ms, 3), hb::fixed(gbs, 1), percent,
+                    hb::percent(gbs, copy), check});
+      } else {
+        report.row({row->id, row->title, threads, hb::fixed(m.median_ms, 3),
+                    hb::fixed(m.rates[0], 1), hb::fixed(gbs, 1), percent,
+                    hb::percent(gbs, copy), std::to_string(m.selected), check});
+      }
+    }
+    report.print(std::cout, opt.csv);
+    if (!ref.ok || !mine.ok)
+      throw hb::CheckFailed(v.label() + ": " + (!mine.ok ? mine.failure : "CUB: " + ref.failure));
+  });
   return 0;
 }
 
@@ -376,31 +199,6 @@ void segment_sweep(const std::vector<Row>& table, bool warp, const hb::Cli& cli,
   std::vector<float> host_out(n);
   hb::Stream stream;
   hb::copy_to_device(d_in.data(), in.data(), d_in.bytes());
-  std::map<std::size_t, std::vector<double>> wants;  // by segment length
-  const auto measure = [&](const Row& v, int threads) {
-    const SegmentLauncher<float> launch = v.launch.for_float;
-    Measurement m;
-    m.checked = !opt.no_check;
-    if (m.checked) {
-      hb::poison(d_out.data(), d_out.bytes(), 0xA5, stream);
-      launch(d_in.data(), d_out.data(), n, ScanKind::Inclusive, threads, 1, stream);
-      hb::copy_to_host(host_out.data(), d_out.data(), n, stream);
-      std::vector<double>& want = wants[v.segment(threads)];
-      if (want.empty() && n > 0) {
-        want.resize(n);
-        cpu_segmented_scan(want.data(), in.data(), n, v.segment(threads), ScanKind::Inclusive);
-      }
-      const hb::CompareResult r = compare_scan(host_out.data(), want.data(), n);
-      record(m, r.ok, r.report);
-    }
-    m.median_ms = hb::time_events(
-        [&](cudaStream_t st) {
-          launch(d_in.data(), d_out.data(), n, ScanKind::Inclusive, threads, reps, st);
-        },
-        stream, kWarmup, opt.iters).median_ms;
-    m.rates = {hb::gbs(static_cast<double>(n) * reps, m.median_ms)};
-    return m;
-  };
   const std::vector<int> sizes = warp ? std::vector<int>{f.threads}
                                       : std::vector<int>(std::begin(hb::kSweepBlockSizes),
                                                          std::end(hb::kSweepBlockSizes));
@@ -416,6 +214,7 @@ void segment_sweep(const std::vector<Row>& table, bool warp, const hb::Cli& cli,
   r.fact("data", data_text(true, opt.seed) +
                      " (float: repeated scans overflow to infinity, which costs nothing)");
   r.fact("check", opt.no_check ? "skipped" : "one scan (reps = 1) exact against the CPU");
+  std::map<std::size_t, std::vector<double>> wants;  // by segment length
   for (const auto& v : with_alternates(table)) {
     std::vector<std::string> cells = {v.id, v.title};
     bool ok = true;
@@ -424,10 +223,25 @@ void segment_sweep(const std::vector<Row>& table, bool warp, const hb::Cli& cli,
         cells.push_back("-");
         continue;
       }
-      const Measurement m = measure(v, t);
-      if (!m.ok) failures.add(v.label() + ", " + std::to_string(t) + " threads: " + m.failure);
-      ok = ok && m.ok;
-      cells.push_back(hb::fixed(m.rates[0], 1));
+      const auto scan = [&](int scans, cudaStream_t st) {
+        v.launch.for_float(d_in.data(), d_out.data(), n, ScanKind::Inclusive, t, scans, st);
+      };
+      if (!opt.no_check) {
+        hb::poison(d_out.data(), d_out.bytes(), 0xA5, stream);
+        scan(1, stream);
+        hb::copy_to_host(host_out.data(), d_out.data(), n, stream);
+        std::vector<double>& want = wants[v.segment(t)];
+        if (want.empty()) {
+          want.resize(n);
+          cpu_segmented_scan(want.data(), in.data(), n, v.segment(t), ScanKind::Inclusive);
+        }
+        const hb::CompareResult c = compare_scan(host_out.data(), want.data(), n);
+        if (!c.ok) failures.add(v.label() + ", " + std::to_string(t) + " threads: " + c.report);
+        ok = ok && c.ok;
+      }
+      const double ms = hb::time_events([&](cudaStream_t st) { scan(reps, st); }, stream,
+                                        kWarmup, opt.iters).median_ms;
+      cells.push_back(hb::fixed(hb::gbs(static_cast<double>(n) * reps, ms), 1));
     }
     cells.push_back(hb::check_text(ok, !opt.no_check));
     r.row(cells);
@@ -435,89 +249,113 @@ void segment_sweep(const std::vector<Row>& table, bool warp, const hb::Cli& cli,
   r.print(std::cout, opt.csv);
 }
 
+// A driver: the block-size sweep of the level's GPU rows (with --variant, that row and CUB)
+// and the size sweep of the same rows, each at its best block size (a size sweep alone
+// measures the block sizes first, without printing them); or the warp or block sweep.
+template <typename Level>
+int driver(const char* program, int argc, char** argv) {
+  constexpr bool scan = Level::kScan;
+  hb::Cli cli(spec_of(
+      program,
+      scan ? "Chapter 13 driver: the device-level scans over block sizes 32..1024 (GB/s at --n "
+             "elements) and against CUB over sizes 2^10 .. 2^max-log2; with --sweep warp or "
+             "block, the warp- and block-level scans on a synthetic workload (--reps scans in a "
+             "row)."
+           : "Chapter 13 compaction driver: the stream compactions of the odd elements over "
+             "block sizes 32..1024 (at --n int32 elements) and against CUB DeviceSelect::If "
+             "over sizes 2^10 .. 2^max-log2.",
+      scan ? "elements (block-size, warp and block sweeps)" : "int32 elements (block-size sweep)"));
+  std::string only;
+  std::string sweep = "both";
+  int max_log2 = 28;
+  int reps = 64;
+  Flags f;
+  cli.app().add_option("--variant", only,
+                       std::string(scan ? "device-level sweeps: " : "") +
+                           "only this variant (and CUB): " + hb::ids_of(Level::rows()));
+  cli.app()
+      .add_option("--sweep", sweep,
+                  scan ? "which tables: threads (block sizes), sizes, both, warp or block"
+                       : "which tables: threads (block sizes), sizes, or both")
+      ->check(scan ? CLI::IsMember({"threads", "sizes", "both", "warp", "block"})
+                   : CLI::IsMember({"threads", "sizes", "both"}))
+      ->capture_default_str();
+  cli.app()
+      .add_option("--max-log2", max_log2, "largest size of the size sweep is 2^max-log2")
+      ->check(CLI::Range(10, 30))
+      ->capture_default_str();
+  if (scan) {
+    cli.app()
+        .add_option("--reps", reps, "warp and block sweeps: scans in a row per element")
+        ->check(CLI::Range(1, 4096))
+        ->capture_default_str();
+    cli.app()
+        .add_option("--threads", f.threads, "warp sweep: threads per block (a multiple of 32)")
+        ->check(CLI::Range(32, 1024))
+        ->capture_default_str();
+    add_scan_flags(cli, f);
+  }
+  if (!cli.parse(argc, argv)) return 0;
+  const auto& opt = cli.options();
+  const auto* selected = only.empty() ? nullptr : &Level::find(only);
+  if (f.threads % 32 != 0)
+    throw hb::UsageError("--threads " + std::to_string(f.threads) + ": must be a multiple of 32");
+
+  hb::select_device(opt.device);
+  hb::Failures failures;
+  const std::size_t largest = std::max(opt.n, sweep != "threads" ? std::size_t(1) << max_log2 : 0);
+  if (sweep == "warp") {
+    segment_sweep(warp_variants(), true, cli, f, reps, failures);
+  } else if (sweep == "block") {
+    segment_sweep(block_variants(), false, cli, f, reps, failures);
+  } else {
+    Level::with_bench(largest, opt, f, [&](auto& bench) {
+      std::vector<hb::SweepRow> rows;
+      for (const auto& v : Level::rows()) {
+        if (v.is_cpu() || (selected != nullptr && &v != selected && !v.is_library())) continue;
+        rows.push_back({v.id, v.title, v.label(), v.is_library(), v.default_threads(),
+                        [&v](int t) { return v.accepts_threads_here(t); },
+                        [&v, &bench](int t, std::size_t n) -> hb::Sample {
+                          return bench.measure(v, t, n);
+                        },
+                        v.picks_own()});
+      }
+      // The last rate, GB/s, against the device copy of the n inputs.
+      const hb::SweepUnits units = {Level::rates(), "copy", Level::rates().size() - 1,
+                                    [&bench](std::size_t n) { return bench.copy_gbs(n); }};
+      hb::BlockSweep threads = hb::block_size_sweep(rows, opt.n, units, failures);
+      add_facts(threads.report, cli.spec().program + " (block-size sweep)", cli);
+      Level::facts(threads.report, opt, f, opt.n);
+      threads.report.fact("device copy (GB/s)", hb::fixed(threads.ceiling, 1));
+      if (sweep != "sizes") {
+        threads.report.print(std::cout, opt.csv);
+        if (sweep == "threads") return;
+        std::cout << '\n';
+      }
+      hb::Report sizes = hb::size_sweep(rows, threads.best_threads, 10, max_log2, units, failures);
+      add_facts(sizes, cli.spec().program + " (size sweep)", cli);
+      Level::facts(sizes, opt, f, largest);
+      sizes.fact("sizes", "2^10 .. 2^" + std::to_string(max_log2) +
+                              " elements, prefixes of one input; each variant at its best block "
+                              "size of the block-size sweep at n = " + std::to_string(opt.n));
+      sizes.print(std::cout, opt.csv);
+    });
+  }
+  failures.throw_if_any();
+  return 0;
+}
+
 }  // namespace
 
 int variant_program_main(const char* program, const char* id, int argc, char** argv) {
-  return hb::run_main(program, [&] {
-    return std::string_view(program).rfind("compact", 0) == 0
-               ? variant_program<CompactLevel>(program, id, argc, argv)
-               : variant_program<ScanLevel>(program, id, argc, argv);
+  return with_level(program, [&](auto level) {
+    return variant_program<decltype(level)>(program, id, argc, argv);
   });
 }
 
 int driver_main(const char* program, int argc, char** argv) {
-  return hb::run_main(program, [&] {
-    const bool scan = std::string_view(program) == "scan";
-    hb::Cli cli(spec_of(
-        program,
-        scan ? "Chapter 13 driver: the device-level scans over block sizes 32..1024 (GB/s at --n "
-               "elements) and against CUB over sizes 2^10 .. 2^max-log2; with --sweep warp or "
-               "block, the warp- and block-level scans on a synthetic workload (--reps scans in a "
-               "row)."
-             : "Chapter 13 compaction driver: the stream compactions of the odd elements over "
-               "block sizes 32..1024 (at --n int32 elements) and against CUB DeviceSelect::If "
-               "over sizes 2^10 .. 2^max-log2.",
-        scan ? "elements (block-size, warp and block sweeps)"
-             : "int32 elements (block-size sweep)"));
-    std::string only;
-    std::string sweep = "both";
-    int max_log2 = 28;
-    int reps = 64;
-    Flags f;
-    cli.app().add_option("--variant", only,
-                         scan ? "device-level sweeps: only this variant (and CUB): " +
-                                    hb::ids_of(scan_variants())
-                              : "only this variant (and CUB): " + hb::ids_of(compact_variants()));
-    cli.app()
-        .add_option("--sweep", sweep,
-                    scan ? "which tables: threads (block sizes), sizes, both, warp or block"
-                         : "which tables: threads (block sizes), sizes, or both")
-        ->check(scan ? CLI::IsMember({"threads", "sizes", "both", "warp", "block"})
-                     : CLI::IsMember({"threads", "sizes", "both"}))
-        ->capture_default_str();
-    cli.app()
-        .add_option("--max-log2", max_log2, "largest size of the size sweep is 2^max-log2")
-        ->check(CLI::Range(10, 30))
-        ->capture_default_str();
-    if (scan) {
-      cli.app()
-          .add_option("--reps", reps, "warp and block sweeps: scans in a row per element")
-          ->check(CLI::Range(1, 4096))
-          ->capture_default_str();
-      cli.app()
-          .add_option("--threads", f.threads, "warp sweep: threads per block (a multiple of 32)")
-          ->check(CLI::Range(32, 1024))
-          ->capture_default_str();
-      add_scan_flags(cli, f);
-    }
-    if (!cli.parse(argc, argv)) return 0;
-    const auto& opt = cli.options();
-    const ScanVariant* scan_row = scan && !only.empty() ? &find_scan_variant(only) : nullptr;
-    const CompactVariant* compact_row =
-        !scan && !only.empty() ? &find_compact_variant(only) : nullptr;
-    if (f.threads % 32 != 0)
-      throw hb::UsageError("--threads " + std::to_string(f.threads) + ": must be a multiple of 32");
-
-    hb::select_device(opt.device);
-    hb::Failures failures;
-    const std::size_t largest =
-        std::max(opt.n, sweep != "threads" ? std::size_t(1) << max_log2 : 0);
-    if (sweep == "warp") {
-      segment_sweep(warp_variants(), true, cli, f, reps, failures);
-    } else if (sweep == "block") {
-      segment_sweep(block_variants(), false, cli, f, reps, failures);
-    } else if (scan) {
-      with_bench<ScanLevel>(largest, opt, f, [&](auto& bench) {
-        return device_sweeps<ScanLevel>(bench, scan_row, cli, f, sweep, max_log2, failures);
-      });
-    } else {
-      with_bench<CompactLevel>(largest, opt, f, [&](auto& bench) {
-        return device_sweeps<CompactLevel>(bench, compact_row, cli, f, sweep, max_log2, failures);
-      });
-    }
-    failures.throw_if_any();
-    return 0;
-  });
+  return with_level(program,
+                    [&](auto level) { return driver<decltype(level)>(program, argc, argv); });
 }
 
 }  // namespace ch13

@@ -1,10 +1,7 @@
 /// \file
 /// \brief What every scan of chapter 13 shares: the kind of scan, the caller-owned scratch
-///        memory, one launcher signature per level, the four tables of variants, the benches,
-///        and the inputs and checks around the CPU reference.
-///
-/// Launchers never allocate: every buffer comes from a Scratch that the caller builds once,
-/// before any timed region, for the largest input (one Scratch per concurrent stream).
+///        memory, one launcher signature per level, the four tables of variants, and the
+///        inputs and checks around the CPU reference.
 #pragma once
 
 #include <algorithm>
@@ -12,7 +9,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -21,7 +17,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include "hb/bench.h"
 #include "hb/capability.h"
 #include "hb/compare.h"
 #include "hb/device.h"
@@ -46,7 +41,7 @@ inline const char* kind_name(ScanKind kind) {
   return kind == ScanKind::Inclusive ? "inclusive" : "exclusive";
 }
 
-/// The type the checks sum T in: 64-bit integers for int, double for float.
+/// The type the checks sum T in.
 template <typename T>
 using Wide = std::conditional_t<std::is_same_v<T, int>, long long, double>;
 
@@ -67,9 +62,8 @@ constexpr unsigned kRingBytesPerThread = kRingStages * kBulkTileBytesPerThread; 
 /// an H100 block holds.
 constexpr int kEarlyRefillItems = 36;
 constexpr unsigned kEarlyRefillBytesPerThread = kRingStages * kEarlyRefillItems * 4;
-/// Compaction 4: nine 16-byte vectors, a ring of 216 KB at 512 threads (the page's compaction
-/// 4 section says why the larger tile; scripts/compact_tile_sweep.sh rebuilds it with
-/// CH13_COMPACT_RING_ITEMS set to others).
+/// Compaction 4: nine 16-byte vectors, a ring of 216 KB at 512 threads (the page says why;
+/// scripts/compact_tile_sweep.sh rebuilds it with CH13_COMPACT_RING_ITEMS set to others).
 #ifndef CH13_COMPACT_RING_ITEMS
 #define CH13_COMPACT_RING_ITEMS 36
 #endif
@@ -103,8 +97,9 @@ bool fits_shared_memory(unsigned bytes_per_thread, int threads);
 void require_shared_memory(const std::string& variant, unsigned bytes_per_thread, int threads);
 
 /// Device memory every device-level variant may need, sized once for inputs of up to max_n
-/// 4-byte elements (variants/device.cu). Scratch() holds nothing: enough for calls rejected
-/// before they reach the GPU (the CPU-only tests).
+/// 4-byte elements: launchers never allocate, so the caller builds one Scratch per concurrent
+/// stream before any timed region. Scratch() holds nothing: enough for calls rejected before
+/// they reach the GPU (the CPU-only tests).
 class Scratch {
  public:
   Scratch() = default;
@@ -123,12 +118,10 @@ class Scratch {
   }
   std::size_t max_partials() const { return max_partials_; }
 
-  /// The state of the decoupled look-back (scan 6, compaction 2) for a launch of \p tiles
-  /// tiles: one 64-bit status word per tile and one 64-bit counter whose high half is the
-  /// current epoch and whose low half hands out tile indices. Every call goes through this
-  /// function, which counts the calls and, once every set_epoch_period() calls, clears the
-  /// status words and restarts the epochs (on \p stream) so that an epoch never repeats
-  /// while an old status word could still carry it (see kernels/device/06_decoupled_lookback.cuh).
+  /// The look-back state (kernels/device/06_decoupled_lookback.cuh) for a launch of \p tiles
+  /// tiles: a status word per tile, and a counter (epoch, next tile). Every launch calls this;
+  /// every set_epoch_period() calls it clears the words and restarts the epochs (on \p stream),
+  /// so that an epoch never repeats while an old status word could still carry it.
   unsigned long long* lookback_status(std::size_t tiles, cudaStream_t stream);
   unsigned long long* lookback_counter() const { return counter_.data(); }
   /// Calls between two restarts of the epochs (1 to 2^31 - 2, the default); tests make it
@@ -159,8 +152,6 @@ class Scratch {
 /// Elements of Scratch::levels() a recursive scan of \p n elements with tiles of \p tile
 /// elements needs: \f$\lceil n/t \rceil + \lceil n/t^2 \rceil + \dots\f$ down to one tile.
 std::size_t recursion_elements(std::size_t n, std::size_t tile);
-/// Bytes of temporary storage CUB's DeviceSelect::If needs for up to \p max_n elements.
-std::size_t cub_select_bytes(std::size_t max_n);
 
 /// The device-level scans: scan \p n elements of T at \p in into \p out (may equal \p in),
 /// with blocks of \p threads threads, on \p stream, asynchronously (device memory). Throws
@@ -293,78 +284,6 @@ std::vector<Row> with_alternates(const std::vector<Row>& table) {
   return rows;
 }
 
-/// One measured configuration (rates: GB/s for a scan; 1e9 elements/s and GB/s for a
-/// compaction), and how many elements a compaction selected.
-struct Measurement : hb::Sample {
-  std::size_t selected = 0;
-};
-
-/// What the measurements of one program run share, all allocated before anything is timed
-/// (harness.cpp): an input of max_n elements of T on the host and the device, an output with
-/// one guard element after the largest size (the sizes measured are prefixes of the input),
-/// the scratch memory and a stream. \p check false skips the comparisons (--no-check).
-template <typename T>
-class Bench {
- public:
-  /// The device copy rate of n elements (read and write, 2 n elements counted), GB/s.
-  double copy_gbs(std::size_t n) const;
-
- protected:
-  Bench(std::vector<T> in, int iters, bool check);
-  /// The CPU row (\p cpu) timed with the host clock, then checked; a GPU row (\p call) timed by
-  /// hb::measure_checked into an output that \p poison poisons, its guard element included.
-  double time(bool on_cpu, const std::function<void()>& cpu,
-              const std::function<void(cudaStream_t)>& poison,
-              const std::function<void(cudaStream_t)>& call, const std::function<bool()>& check);
-
-  int iters_;
-  bool check_;
-  Scratch scratch_;
-  hb::Stream stream_;
-  std::vector<T> in_;
-  hb::DeviceBuffer<T> d_in_, d_out_;
-  std::vector<T> host_out_;
-};
-
-/// The scans of one program run: int32 in [-1000, 1000], or float multiples of 2^-8 (both
-/// scan exactly), and their CPU scan.
-template <typename T>
-class ScanBench : public Bench<T> {
- public:
-  ScanBench(std::size_t max_n, ScanKind kind, std::uint64_t seed, int iters, bool check);
-  /// Runs variant \p v with blocks of \p threads threads on the first \p n elements; the
-  /// output must equal the CPU's and the guard element stay poisoned. GB/s counts n reads
-  /// and n writes of T.
-  Measurement measure(const ScanVariant& v, int threads, std::size_t n);
-
- private:
-  ScanKind kind_;
-  std::vector<Wide<T>> want_;
-};
-
-/// The compactions of one program run (int32 inputs, uniform in [-1000, 1000], about half of
-/// them odd). GB/s counts the n elements read and the selected elements written, 1e9
-/// elements/s the n inputs.
-class CompactBench : public Bench<int> {
- public:
-  CompactBench(std::size_t max_n, std::uint64_t seed, int iters, bool check);
-  /// As ScanBench::measure: the count must match the CPU's, the first count elements must be
-  /// the odd inputs in order, and the element after them must still be poisoned.
-  Measurement measure(const CompactVariant& v, int threads, std::size_t n);
-
- private:
-  hb::DeviceBuffer<int> d_count_;
-  std::vector<int> want_;
-  std::size_t want_n_ = ~std::size_t(0);
-};
-
-/// main() of the per-variant programs (scan3_scan_then_fan, ...): variant \p id of the table
-/// the program's name starts with, and CUB, on default data, checked against the CPU.
-int variant_program_main(const char* program, const char* id, int argc, char** argv);
-/// main() of the drivers `scan` and `compact`: the block-size and size sweeps of the device
-/// level against CUB, and (scan) the synthetic sweeps of the warp and block levels.
-int driver_main(const char* program, int argc, char** argv);
-
 // ---------------------------------------------------------------------------------------
 // The CPU reference's inputs and checks.
 
@@ -410,8 +329,7 @@ inline std::vector<float> make_floats(std::size_t n, std::uint64_t seed, FloatDa
   return v;
 }
 
-/// The scan of \p in in Wide<T> (64-bit integers for int, double for float): exact for int
-/// and for FloatData::Grid.
+/// The scan of \p in in Wide<T>: exact for int and for FloatData::Grid.
 template <typename T>
 std::vector<Wide<T>> reference_scan(const std::vector<T>& in, ScanKind kind) {
   std::vector<Wide<T>> out(in.size());
@@ -468,8 +386,7 @@ hb::CompareResult compare_scan(const T* got, const Wide<T>* want, std::size_t n,
   return r;
 }
 
-/// Variant 0a's compaction of the odd elements among the first \p n of \p in: the odd
-/// inputs, in order.
+/// Variant 0a's compaction of the first \p n elements of \p in: the odd ones, in order.
 inline std::vector<int> reference_compact(const std::vector<int>& in, std::size_t n) {
   std::vector<int> selected(n);
   selected.resize(cpu_compact(selected.data(), in.data(), n, IsOdd{}));

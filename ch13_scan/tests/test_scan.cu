@@ -21,6 +21,7 @@
 
 #include "circuits/scan_models.h"
 #include "float_bound.h"
+#include "harness.h"
 #include "hb/capability.h"
 #include "hb/device.h"
 #include "hb/error.h"

@@ -23,9 +23,7 @@ for arg in "$@"; do
   case $arg in
     --csv) csv=1 ;;
     --check) check=1 ;;
-    --help | -h)
-      sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
-      exit 0 ;;
+    --help | -h) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage_error "unknown argument '$arg' (see --help)" ;;
   esac
 done
@@ -53,14 +51,10 @@ rows=(
 count() {
   awk '
     /\/\*[0-9a-f]+\*\// {
-      line = $0
-      sub(/^[ \t]*\/\*[0-9a-f]+\*\/[ \t]*/, "", line)
-      sub(/;.*/, "", line)
-      if (line ~ /SR_CLOCKLO/) { region++; next }
+      sub(/^[ \t]*\/\*[0-9a-f]+\*\/[ \t]*/, ""); sub(/;.*/, "")  # the instruction alone
+      if (/SR_CLOCKLO/) { region++; next }
       if (region != 1) next
-      n = split(line, word, /[ \t]+/)
-      op = word[1]
-      if (op ~ /^@/) op = word[2]
+      op = $1 ~ /^@/ ? $2 : $1  # past a predicate
       if (op ~ /^NOP/) { nop++; next }
       total++
       if (op ~ /^SHFL/) shfl++

@@ -1,7 +1,5 @@
 // The table of the stream compactions. Every file of kernels/compact/ is compiled here, once
 // (CMake lists them in compact_kernels.cuh): adding a variant is one file there and one row below.
-#include <algorithm>
-
 #include "compact_kernels.cuh"
 #include "scan.h"
 
@@ -31,15 +29,6 @@ const std::vector<CompactVariant>& compact_variants() {
   };
   // clang-format on
   return table;
-}
-
-std::size_t cub_select_bytes(std::size_t max_n) {
-  const int n = static_cast<int>(std::min<std::size_t>(max_n, 0x7fffffff));
-  std::size_t bytes = 0;
-  HB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, static_cast<const int*>(nullptr),
-                                      static_cast<int*>(nullptr), static_cast<int*>(nullptr), n,
-                                      IsOdd{}));
-  return std::max<std::size_t>(bytes, 1);
 }
 
 }  // namespace ch13

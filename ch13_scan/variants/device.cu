@@ -3,6 +3,8 @@
 // is one file there and one row below.
 #include <algorithm>
 
+#include <cub/device/device_select.cuh>
+
 #include "scan.h"
 #include "scan_kernels.cuh"
 
@@ -67,20 +69,24 @@ __global__ void restart_lookback_kernel(unsigned long long* status, std::size_t 
   if (blockIdx.x == 0 && threadIdx.x == 0) *counter = 1ull << 32;
 }
 
-// Bytes of temporary storage CUB's DeviceScan needs for int and float, both kinds.
-std::size_t cub_scan_bytes(std::size_t max_n) {
-  const unsigned n = static_cast<unsigned>(std::min<std::size_t>(max_n, 0x7fffffff));
+// Bytes of temporary storage CUB needs for up to max_n elements, with the counts the launchers
+// pass: DeviceScan of int and float, both kinds (scan 0b), and DeviceSelect::If (compaction 0b).
+std::size_t cub_temp_bytes(std::size_t max_n) {
+  const std::size_t n = std::min<std::size_t>(max_n, 0x7fffffff);
   std::size_t most = 1, bytes = 0;
   const auto grow = [&](auto* out) {
     const auto* in = out;
-    HB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out, n));
+    HB_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out, unsigned(n)));
     most = std::max(most, bytes);
-    HB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n));
+    HB_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, unsigned(n)));
     most = std::max(most, bytes);
   };
   grow(static_cast<int*>(nullptr));
   grow(static_cast<float*>(nullptr));
-  return most;
+  HB_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, static_cast<const int*>(nullptr),
+                                      static_cast<int*>(nullptr), static_cast<int*>(nullptr),
+                                      int(n), IsOdd{}));
+  return std::max(most, bytes);
 }
 
 // Static shared memory of the tile kernels (barrier, ticket, warp totals), with room to spare.
@@ -111,7 +117,7 @@ Scratch::Scratch(std::size_t max_n)
   // CUB's temporary storage grows with n, so the size for max_n covers every smaller input.
   // We clear it once: CUB initializes what it reads, but initcheck then has nothing to say
   // about look-back polls of tile states CUB's init kernel set in an earlier call.
-  cub_bytes_ = std::max(cub_scan_bytes(max_n), cub_select_bytes(max_n));
+  cub_bytes_ = cub_temp_bytes(max_n);
   cub_ = hb::ScratchBytes(cub_bytes_);
   cub_.zero();
   // Scratch memory for the levels and partials is written before it is read by every
