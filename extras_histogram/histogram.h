@@ -35,7 +35,9 @@ constexpr std::size_t kDefaultBytes = std::size_t(64) << 20;
 /// the block's 256 bins (static), more than a Turing GPU (7.5) grants a block. There they run
 /// half the warps (counter_block_warps(full) is full or full / 2), with half the counters.
 constexpr std::size_t kCounterBlockSharedBytes = 64 * 1024 + kBins * sizeof(std::uint32_t);
-int counter_block_warps(int full);
+inline int counter_block_warps(int full) {
+  return hb::shared_per_block_limit() >= kCounterBlockSharedBytes ? full : full / 2;
+}
 
 using hb::ceil_div;
 
@@ -55,10 +57,10 @@ class Workspace {
   /// Throws std::logic_error when \p n exceeds max_n() or \p d_in is not 16-byte aligned.
   void require(const void* d_in, std::size_t n) const;
 
-  /// The grid of a kernel that loops over its input: as many blocks as are resident on the
-  /// GPU at once (occupancy cached per kernel), at most \p wanted_blocks and max_blocks, at
-  /// least 1. The first call for a kernel opts it in to \p dynamic_smem bytes of dynamic
-  /// shared memory and the largest shared-memory carveout.
+  /// The grid of a kernel that loops over its input: as many blocks as are resident at once
+  /// (occupancy cached per kernel: launchers run inside the clock), at most \p wanted_blocks
+  /// and max_blocks, at least 1. The first call opts the kernel in to \p dynamic_smem bytes
+  /// of shared memory and the largest carveout.
   int grid(const void* kernel, int threads, std::size_t dynamic_smem, std::size_t wanted_blocks);
 
   /// Variant 7's per-thread histograms (bin-major), for at most max_partial_threads() threads.
@@ -135,7 +137,6 @@ const std::vector<Variant>& variants();
 inline const Variant& find_variant(std::string_view id) { return hb::find_row(variants(), id); }
 const Variant& library_variant();  ///< CUB's row, the 100 of "% of CUB"
 
-/// What the bytes look like.
 enum class Distribution {
   Uniform,  ///< uniform random bytes: every bin about n / 256, few equal neighbours
   Equal,    ///< all bytes the same value: the worst case for contention on one bin
