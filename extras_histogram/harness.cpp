@@ -18,10 +18,8 @@
 
 namespace histo {
 
-namespace {
 const char* const kNames[] = {"uniform", "equal", "hot", "ramp", "scene", "image"};  // enum order
 constexpr const char* kNameList = "uniform, equal, hot, ramp, scene, image";
-}  // namespace
 
 const std::vector<Distribution>& generated_distributions() {
   using D = Distribution;
@@ -223,6 +221,9 @@ bool passes(const Variant& v, const Measurement& m) {
 
 namespace {
 
+constexpr const char* kDriverTitle =
+    "Chapter extras: every 256-bin histogram variant on every distribution, against CUB";
+
 // The report's facts (what was run where, what the columns mean, the read ceiling) and columns.
 hb::Report make_report(const std::string& program, const ProgramOptions& opt, double read_gbs) {
   hb::Report r({"id", "variant", "distribution", "ms (median)", "GB/s", "% of CUB",
@@ -231,7 +232,7 @@ hb::Report make_report(const std::string& program, const ProgramOptions& opt, do
   hb::add_run_facts(r, program, opt.command_line, dev);
   for (const auto& v : variants())
     if (const std::string note = hb::form_note(v.needs); !note.empty())
-      r.fact("variant " + std::string(v.id) + " " + v.name, note);
+      r.fact("variant " + v.label(), note);
   r.fact("SM clock (MHz)", std::to_string(dev.clock_khz / 1000));
   r.fact("L2 cache (MiB)", hb::fixed(double(dev.l2_bytes) / (1 << 20), 0));
   r.fact("bytes per histogram", std::to_string(opt.common.n));
@@ -257,12 +258,8 @@ hb::Report make_report(const std::string& program, const ProgramOptions& opt, do
 int run_program(const char* program, const char* id, int argc, char** argv) {
   return hb::run_main(program, [&] {
     const Variant* single = id != nullptr ? &hb::program_row(variants(), id, program) : nullptr;
-    const auto opt = parse_options(
-        program,
-        single != nullptr
-            ? single->title
-            : "Chapter extras: every 256-bin histogram variant on every distribution, against CUB",
-        single == nullptr, argc, argv);
+    const auto opt = parse_options(program, single != nullptr ? single->title : kDriverTitle,
+                                   single == nullptr, argc, argv);
     if (!opt) return 0;
     const hb::CommonOptions& o = opt->common;
     const bool check = !o.no_check;
@@ -278,8 +275,7 @@ int run_program(const char* program, const char* id, int argc, char** argv) {
     // The read-only kernel reads 16-byte vectors: the bytes rounded down to them.
     const double read_gbs = o.n >= 16 ? hb::measure_device_read(o.n / 16 * 16, o.iters).gbs : 0.0;
     hb::Report report = make_report(program, *opt, read_gbs);
-    if (single != nullptr)
-      report.fact("variant", std::string(single->id) + " " + single->name + ": " + single->title);
+    if (single != nullptr) report.fact("variant", single->label() + ": " + single->title);
 
     // [histogram-driver-loop]
     const Variant& cub = library_variant();
@@ -292,8 +288,7 @@ int run_program(const char* program, const char* id, int argc, char** argv) {
                     hb::percent(m.gbs, reference.gbs), hb::percent(m.gbs, read_gbs),
                     m.verdict.text});
       };
-      const Variant* best = nullptr;
-      double best_gbs = 0.0;
+      struct { const Variant* v = nullptr; double gbs = 0.0; } best;  // the fastest exact GPU row
       for (const Variant& v : variants()) {
         if (only != nullptr && &v != only) continue;
         if (hb::form_here(v.needs) == hb::Form::None) {
@@ -305,23 +300,18 @@ int run_program(const char* program, const char* id, int argc, char** argv) {
             &v == &cub ? reference : measure(v, data, ws, d_bins.data(), stream, o.iters, check);
         add_row(v, m);
         if (!passes(v, m))
-          failures += (single != nullptr ? name(d)
-                                         : "variant " + std::string(v.id) + " " + v.name +
-                                               " on " + name(d)) +
+          failures += (single != nullptr ? name(d) : "variant " + v.label() + " on " + name(d)) +
                       ": " + m.verdict.text + "\n" + m.verdict.details;
-        else if (v.on_gpu() && v.role == Role::Variant && m.gbs > best_gbs) {
-          best = &v;
-          best_gbs = m.gbs;
-        }
+        else if (v.on_gpu() && v.role == Role::Variant && m.gbs > best.gbs)
+          best = {&v, m.gbs};
       }
       if (single != nullptr) {
         if (single != &cub) add_row(cub, reference);
         if (!passes(cub, reference))
           failures += name(d) + " (CUB): " + reference.verdict.text + "\n";
-      } else if (best != nullptr && reference.gbs > 0) {
+      } else if (best.v != nullptr && reference.gbs > 0) {
         report.fact("fastest GPU variant on " + name(d),
-                    std::string(best->id) + " " + best->name + ", " +
-                        hb::fixed(best_gbs / reference.gbs, 2) + "x CUB");
+                    best.v->label() + ", " + hb::fixed(best.gbs / reference.gbs, 2) + "x CUB");
       }
     }
     // [histogram-driver-loop]

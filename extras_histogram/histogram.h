@@ -129,6 +129,7 @@ struct Variant {
   hb::Needs needs = {};  ///< the GPU its headline form needs, and what runs below it
 
   std::string program() const { return std::string("histogram_") + name; }
+  std::string label() const { return std::string(id) + " " + name; }  ///< "4 shared_privatized"
   bool on_gpu() const { return gpu != nullptr; }
 };
 

@@ -11,14 +11,11 @@
 
 namespace histo {
 
-// [histogram-variant-table]
-namespace {
 // Variants 8, 13, 14, 16 and 17 below kCounterBlockSharedBytes (Turing): blocks of half the
 // warps, each warp with the same columns (16 and 17 run variant 13's).
 constexpr hb::Needs kCounterBlocks{
     0, "blocks of half the warps, 32 KiB of counters (a block may have only 64 KiB on 7.5)",
     kCounterBlockSharedBytes};
-}  // namespace
 
 const std::vector<Variant>& variants() {
   // clang-format off
@@ -65,7 +62,6 @@ const std::vector<Variant>& variants() {
   // clang-format on
   return table;
 }
-// [histogram-variant-table]
 
 const Variant& library_variant() {
   for (const auto& v : variants())
@@ -116,8 +112,7 @@ void Workspace::require(const void* d_in, std::size_t n) const {
   if (n > max_n_)
     throw std::logic_error("histo::Workspace: input of " + std::to_string(n) +
                            " bytes, but the workspace was made for " + std::to_string(max_n_));
-  if (!hb::aligned16(d_in))
-    throw std::logic_error("histo: the input must be 16-byte aligned");
+  if (!hb::aligned16(d_in)) throw std::logic_error("histo: the input must be 16-byte aligned");
 }
 
 int Workspace::grid(const void* kernel, int threads, std::size_t dynamic_smem,
@@ -146,9 +141,8 @@ int Workspace::grid(const void* kernel, int threads, std::size_t dynamic_smem,
 
 std::uint32_t* Workspace::partials(std::size_t threads) const {
   if (threads > max_partial_threads_)
-    throw std::logic_error("histo::Workspace: " + std::to_string(threads) +
-                           " per-thread histograms wanted, room for " +
-                           std::to_string(max_partial_threads_));
+    throw std::logic_error("histo::Workspace: room for " + std::to_string(max_partial_threads_) +
+                           " per-thread histograms, " + std::to_string(threads) + " wanted");
   return partials_.data();
 }
 
