@@ -167,7 +167,6 @@ struct Verdict {
   std::string details;     ///< the first and last differing bins, empty when none differ
 };
 
-/// Every bin of \p got must equal \p want.
 Verdict check_exact(const Bins& got, const Bins& want);
 
 /// The naive lesson (variant 2): never exact, plausible when it only lost counts.
