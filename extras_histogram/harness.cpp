@@ -1,7 +1,5 @@
-// The chapter's harness: its inputs (generated distributions and PGM images), how a result
-// is judged (exact for the variants, a description of the damage for the lesson), the flags,
-// the measurement and the reports, and the two kinds of programs built on them: one small
-// program per variant, and the driver `histogram`.
+// The chapter's harness: its inputs, how a result is judged, the flags, the measurement and the
+// report, and the programs built on them: one per variant, and the driver `histogram`.
 #include <algorithm>
 #include <iostream>
 #include <numeric>
@@ -9,7 +7,6 @@
 
 #include "hb/bandwidth.h"
 #include "hb/bench.h"
-#include "hb/capability.h"
 #include "hb/coin_scene.h"
 #include "hb/compare.h"
 #include "hb/device.h"
@@ -21,16 +18,12 @@
 
 namespace histo {
 
-namespace {
-// The names of the distributions, in the order of the enum.
-const char* const kNames[] = {"uniform", "equal", "hot", "ramp", "scene", "image"};
+const char* const kNames[] = {"uniform", "equal", "hot", "ramp", "scene", "image"};  // enum order
 constexpr const char* kNameList = "uniform, equal, hot, ramp, scene, image";
-}  // namespace
 
 const std::vector<Distribution>& generated_distributions() {
-  static const std::vector<Distribution> all = {Distribution::Uniform, Distribution::Equal,
-                                                Distribution::Hot, Distribution::Ramp,
-                                                Distribution::Scene};
+  using D = Distribution;
+  static const std::vector<D> all = {D::Uniform, D::Equal, D::Hot, D::Ramp, D::Scene};
   return all;
 }
 
@@ -133,40 +126,31 @@ Verdict check_lesson(const Bins& got, const Bins& want) {
 std::optional<ProgramOptions> parse_options(const std::string& program,
                                             const std::string& description, bool with_variant,
                                             int argc, const char* const* argv) {
-  hb::CliSpec spec;
-  spec.program = program;
-  spec.description = description;
-  spec.default_n = kDefaultBytes;
-  spec.min_n = 1;
-  spec.max_n = kMaxBytes;
-  spec.n_unit = "bytes";
-  spec.variants = with_variant ? int(variants().size()) : 0;
-  hb::Cli cli(spec);
+  hb::Cli cli({program, description, kDefaultBytes, 1, kMaxBytes, "bytes",
+               with_variant ? int(variants().size()) : 0});
   std::string distribution = with_variant ? "all" : "uniform";
-  std::string input;
+  ProgramOptions opt;
   cli.app()
       .add_option("--distribution", distribution,
                   std::string("the bytes to count: all (the four generated ones) or one of ") +
                       kNameList + " (image: the pixels of --input)")
       ->capture_default_str();
-  cli.app().add_option("--input", input,
+  cli.app().add_option("--input", opt.input,
                        "an 8-bit PGM image (P5 or P2) whose pixels are counted; implies "
                        "--distribution image and sets the size (no --n)");
   if (!cli.parse(argc, argv)) return std::nullopt;
 
-  ProgramOptions opt;
   opt.common = cli.options();
   opt.command_line = cli.command_line();
-  if (!input.empty()) {
+  if (!opt.input.empty()) {
     if (cli.app().count("--n") > 0)
       throw hb::UsageError("--n and --input exclude each other: the image sets the size");
     if (cli.app().count("--distribution") > 0 && distribution != name(Distribution::Image))
       throw hb::UsageError("--input counts an image; --distribution " + distribution +
                            " asks for generated data");
-    opt.input = input;
-    opt.image = hb::read_pgm(input).pixels;
+    opt.image = hb::read_pgm(opt.input).pixels;
     if (opt.image.size() > kMaxBytes)
-      throw hb::UsageError("--input " + input + ": more than " + std::to_string(kMaxBytes) +
+      throw hb::UsageError("--input " + opt.input + ": more than " + std::to_string(kMaxBytes) +
                            " pixels");
     opt.common.n = opt.image.size();
     opt.distributions = {Distribution::Image};
@@ -231,15 +215,16 @@ Measurement measure(const Variant& v, const DataSet& data, Workspace& ws, std::u
 // [histogram-measure]
 
 bool passes(const Variant& v, const Measurement& m) {
-  if (!m.checked) return true;
   // The lesson may lose counts (that is its point) but never invent them.
-  return v.role == Role::Lesson ? m.verdict.plausible : m.verdict.exact;
+  return !m.checked || (v.role == Role::Lesson ? m.verdict.plausible : m.verdict.exact);
 }
 
 namespace {
 
-// The report every program prints: its header facts (program, command, date, GPU, sizes,
-// seed, iterations, what GB/s and the % columns mean, the read ceiling) and its columns.
+constexpr const char* kDriverTitle =
+    "Chapter extras: every 256-bin histogram variant on every distribution, against CUB";
+
+// The report's facts (what was run where, what the columns mean, the read ceiling) and columns.
 hb::Report make_report(const std::string& program, const ProgramOptions& opt, double read_gbs) {
   hb::Report r({"id", "variant", "distribution", "ms (median)", "GB/s", "% of CUB",
                 "% of read-only", "check"});
@@ -247,7 +232,7 @@ hb::Report make_report(const std::string& program, const ProgramOptions& opt, do
   hb::add_run_facts(r, program, opt.command_line, dev);
   for (const auto& v : variants())
     if (const std::string note = hb::form_note(v.needs); !note.empty())
-      r.fact("variant " + std::string(v.id) + " " + v.name, note);
+      r.fact("variant " + v.label(), note);
   r.fact("SM clock (MHz)", std::to_string(dev.clock_khz / 1000));
   r.fact("L2 cache (MiB)", hb::fixed(double(dev.l2_bytes) / (1 << 20), 0));
   r.fact("bytes per histogram", std::to_string(opt.common.n));
@@ -263,12 +248,6 @@ hb::Report make_report(const std::string& program, const ProgramOptions& opt, do
   return r;
 }
 
-void add_row(hb::Report& report, const Variant& v, Distribution d, const Measurement& m,
-             double cub_gbs, double read_gbs) {
-  report.row({v.id, v.name, name(d), hb::fixed(m.median_ms, 3), hb::fixed(m.gbs, 1),
-              hb::percent(m.gbs, cub_gbs), hb::percent(m.gbs, read_gbs), m.verdict.text});
-}
-
 }  // namespace
 
 // The driver `histogram` (id null) runs every variant, or the one of --variant, on every
@@ -279,72 +258,65 @@ void add_row(hb::Report& report, const Variant& v, Distribution d, const Measure
 int run_program(const char* program, const char* id, int argc, char** argv) {
   return hb::run_main(program, [&] {
     const Variant* single = id != nullptr ? &hb::program_row(variants(), id, program) : nullptr;
-    const auto opt = parse_options(
-        program,
-        single != nullptr
-            ? single->title
-            : "Chapter extras: every 256-bin histogram variant on every distribution, against CUB",
-        single == nullptr, argc, argv);
+    const auto opt = parse_options(program, single != nullptr ? single->title : kDriverTitle,
+                                   single == nullptr, argc, argv);
     if (!opt) return 0;
-    hb::select_device(opt->common.device);
+    const hb::CommonOptions& o = opt->common;
+    const bool check = !o.no_check;
+    hb::select_device(o.device);
     if (single != nullptr) hb::require_runs_here(single->needs);
-    const std::size_t n = opt->common.n;
-    const int iters = opt->common.iters;
-    const bool check = !opt->common.no_check;
+    const Variant* only = single != nullptr ? single
+                          : o.variant >= 0  ? &find_variant(std::to_string(o.variant))
+                                            : nullptr;
 
-    Workspace ws(n);
+    Workspace ws(o.n);
     hb::Stream stream;
     hb::DeviceBuffer<std::uint32_t> d_bins(kBins);
     // The read-only kernel reads 16-byte vectors: the bytes rounded down to them.
-    const double read_gbs = n >= 16 ? hb::measure_device_read(n / 16 * 16, iters).gbs : 0.0;
+    const double read_gbs = o.n >= 16 ? hb::measure_device_read(o.n / 16 * 16, o.iters).gbs : 0.0;
     hb::Report report = make_report(program, *opt, read_gbs);
-    if (single != nullptr)
-      report.fact("variant", std::string(single->id) + " " + single->name + ": " + single->title);
+    if (single != nullptr) report.fact("variant", single->label() + ": " + single->title);
 
     // [histogram-driver-loop]
     const Variant& cub = library_variant();
     std::string failures;
     for (const Distribution d : opt->distributions) {
       const DataSet data = make_data_set(d, *opt, check);
-      const Measurement reference = measure(cub, data, ws, d_bins.data(), stream, iters, check);
-      const Variant* best = nullptr;
-      double best_gbs = 0.0;
+      const Measurement reference = measure(cub, data, ws, d_bins.data(), stream, o.iters, check);
+      const auto add_row = [&](const Variant& v, const Measurement& m) {
+        report.row({v.id, v.name, name(d), hb::fixed(m.median_ms, 3), hb::fixed(m.gbs, 1),
+                    hb::percent(m.gbs, reference.gbs), hb::percent(m.gbs, read_gbs),
+                    m.verdict.text});
+      };
+      struct { const Variant* v = nullptr; double gbs = 0.0; } best;  // the fastest exact GPU row
       for (const Variant& v : variants()) {
-        if (single != nullptr ? &v != single
-                              : opt->common.variant >= 0 &&
-                                    std::string(v.id) != std::to_string(opt->common.variant))
-          continue;
+        if (only != nullptr && &v != only) continue;
         if (hb::form_here(v.needs) == hb::Form::None) {
           report.row({v.id, v.name, name(d), "-", "-", "-", "-",
                       "left out: " + hb::left_out_reason(v.needs)});
           continue;
         }
         const Measurement m =
-            &v == &cub ? reference : measure(v, data, ws, d_bins.data(), stream, iters, check);
-        add_row(report, v, d, m, reference.gbs, read_gbs);
+            &v == &cub ? reference : measure(v, data, ws, d_bins.data(), stream, o.iters, check);
+        add_row(v, m);
         if (!passes(v, m))
-          failures += (single != nullptr ? name(d)
-                                         : "variant " + std::string(v.id) + " " + v.name +
-                                               " on " + name(d)) +
+          failures += (single != nullptr ? name(d) : "variant " + v.label() + " on " + name(d)) +
                       ": " + m.verdict.text + "\n" + m.verdict.details;
-        if (v.on_gpu() && v.role == Role::Variant && passes(v, m) && m.gbs > best_gbs) {
-          best = &v;
-          best_gbs = m.gbs;
-        }
+        else if (v.on_gpu() && v.role == Role::Variant && m.gbs > best.gbs)
+          best = {&v, m.gbs};
       }
       if (single != nullptr) {
-        if (single != &cub) add_row(report, cub, d, reference, reference.gbs, read_gbs);
+        if (single != &cub) add_row(cub, reference);
         if (!passes(cub, reference))
           failures += name(d) + " (CUB): " + reference.verdict.text + "\n";
-      } else if (best != nullptr && reference.gbs > 0) {
+      } else if (best.v != nullptr && reference.gbs > 0) {
         report.fact("fastest GPU variant on " + name(d),
-                    std::string(best->id) + " " + best->name + ", " +
-                        hb::fixed(best_gbs / reference.gbs, 2) + "x CUB");
+                    best.v->label() + ", " + hb::fixed(best.gbs / reference.gbs, 2) + "x CUB");
       }
     }
     // [histogram-driver-loop]
 
-    report.print(std::cout, opt->common.csv);
+    report.print(std::cout, o.csv);
     if (!failures.empty())
       throw hb::CheckFailed((single != nullptr ? std::string(single->name) + " is wrong:\n"
                                                : "variants that are not exact:\n") +

@@ -1,10 +1,6 @@
 /// \file
-/// \brief What every histogram of the chapter shares (256 bins of 32-bit counts, the launcher
-///        signature, the workspace, the variant table) and the harness built on it.
-///
-/// Launchers never allocate and never synchronize: the caller builds one Workspace for the
-/// largest input it will count, outside any timed region. Every launcher writes all 256 bins,
-/// whatever they held before (tests poison them).
+/// \brief What every histogram of the chapter shares (256 bins, the launcher signature, the
+///        workspace, the variant table) and the harness built on it.
 #pragma once
 
 #include <array>
@@ -36,17 +32,17 @@ constexpr std::size_t kMaxBytes = std::size_t(1) << 30;
 constexpr std::size_t kDefaultBytes = std::size_t(64) << 20;
 
 /// Shared memory per block of variants 8, 13, 14, 16 and 17: 64 KiB of counters (dynamic) and
-/// the block's 256 bins (static), more than a Turing GPU (7.5) grants a block.
+/// the block's 256 bins (static), more than a Turing GPU (7.5) grants a block. There they run
+/// half the warps (counter_block_warps(full) is full or full / 2), with half the counters.
 constexpr std::size_t kCounterBlockSharedBytes = 64 * 1024 + kBins * sizeof(std::uint32_t);
-
-/// Warps per block of those variants here: \p full where a block may have
-/// kCounterBlockSharedBytes, else half as many, with half the counters (Turing).
-int counter_block_warps(int full);
+inline int counter_block_warps(int full) {
+  return hb::shared_per_block_limit() >= kCounterBlockSharedBytes ? full : full / 2;
+}
 
 using hb::ceil_div;
 
-/// Device memory and launch facts every variant may need, made once for inputs of up to
-/// max_n bytes on the current device.
+/// Device memory and launch facts every variant may need, made once, outside any timed region,
+/// for inputs of up to max_n bytes: launchers never allocate and never synchronize.
 class Workspace {
  public:
   Workspace() = default;  ///< holds nothing and touches no GPU
@@ -58,18 +54,16 @@ class Workspace {
   /// thread sees many bytes (the packed counters' overflow boundary). 0: no limit.
   int max_blocks = 0;
 
-  /// Throws std::logic_error (a programming error) when \p n exceeds max_n() or \p d_in is
-  /// not 16-byte aligned.
+  /// Throws std::logic_error when \p n exceeds max_n() or \p d_in is not 16-byte aligned.
   void require(const void* d_in, std::size_t n) const;
 
-  /// The grid of a kernel that loops over its input: as many blocks as are resident on the
-  /// GPU at once (occupancy cached per kernel), at most \p wanted_blocks and max_blocks, at
-  /// least 1. The first call for a kernel opts it in to \p dynamic_smem bytes of dynamic
-  /// shared memory and the largest shared-memory carveout.
+  /// The grid of a kernel that loops over its input: as many blocks as are resident at once
+  /// (occupancy cached per kernel: launchers run inside the clock), at most \p wanted_blocks
+  /// and max_blocks, at least 1. The first call opts the kernel in to \p dynamic_smem bytes
+  /// of shared memory and the largest carveout.
   int grid(const void* kernel, int threads, std::size_t dynamic_smem, std::size_t wanted_blocks);
 
-  /// Variant 7's per-thread histograms (bin-major, kBins x threads counts), for at most
-  /// max_partial_threads() threads.
+  /// Variant 7's per-thread histograms (bin-major), for at most max_partial_threads() threads.
   std::uint32_t* partials(std::size_t threads) const;
   std::size_t max_partial_threads() const { return max_partial_threads_; }
 
@@ -79,8 +73,8 @@ class Workspace {
   std::uint32_t* run_counts() const { return run_counts_.data(); }
   int* run_count() const { return run_count_.data(); }
 
-  /// CUB's temporary storage (variants 9 and 10), the most any of its calls needs for max_n
-  /// bytes; require_cub throws std::logic_error when \p what needs more than that.
+  /// CUB's temporary storage (variants 9 and 10) for max_n bytes; require_cub throws
+  /// std::logic_error when \p what needs more.
   void* cub_storage() const { return cub_.data(); }
   void require_cub(std::size_t bytes, const char* what) const {
     cub_.fit<unsigned char>(bytes, what);
@@ -99,7 +93,8 @@ class Workspace {
 };
 
 /// The one signature of every GPU variant: counts the \p n bytes at \p d_in into the 256
-/// bins at \p d_bins (all overwritten), on \p stream, using only memory from \p ws.
+/// bins at \p d_bins (all overwritten, whatever they held: tests poison them), on \p stream,
+/// using only memory from \p ws.
 /// \pre \p d_in is 16-byte aligned (cudaMalloc gives 256) and \p n <= ws.max_n().
 using Launcher = void (*)(const std::uint8_t* d_in, std::size_t n, std::uint32_t* d_bins,
                           Workspace& ws, cudaStream_t stream);
@@ -134,6 +129,7 @@ struct Variant {
   hb::Needs needs = {};  ///< the GPU its headline form needs, and what runs below it
 
   std::string program() const { return std::string("histogram_") + name; }
+  std::string label() const { return std::string(id) + " " + name; }  ///< "4 shared_privatized"
   bool on_gpu() const { return gpu != nullptr; }
 };
 
@@ -142,29 +138,25 @@ const std::vector<Variant>& variants();
 inline const Variant& find_variant(std::string_view id) { return hb::find_row(variants(), id); }
 const Variant& library_variant();  ///< CUB's row, the 100 of "% of CUB"
 
-/// What the bytes look like.
 enum class Distribution {
   Uniform,  ///< uniform random bytes: every bin about n / 256, few equal neighbours
   Equal,    ///< all bytes the same value: the worst case for contention on one bin
   Hot,      ///< 90% of the bytes on four hot values, the rest uniform
   Ramp,     ///< a sorted ramp: byte i = floor(256 i / n), long runs of each value in turn
-  Scene,    ///< the coin scene that chapter 15 searches (hb/coin_scene.h: 300 x 246
-            ///< pixels, seeded) repeated to n bytes
+  Scene,    ///< chapter 15's seeded coin scene (hb/coin_scene.h) repeated to n bytes
   Image,    ///< the pixels of a PGM image (--input)
 };
 
 /// Every distribution but Image, in the order of the tables.
 const std::vector<Distribution>& generated_distributions();
 std::string name(Distribution d);  ///< "uniform", ..., "image"
-/// Throws hb::UsageError naming the valid names.
 Distribution parse_distribution(const std::string& text);
 
 std::uint8_t equal_value(std::uint64_t seed);            ///< every byte of Equal
 std::vector<std::uint8_t> hot_values(std::uint64_t seed);  ///< the four distinct ones of Hot
 
-/// \p n bytes of generated distribution \p d (not Image). Byte i depends only on (seed, i) for
-/// Uniform, Equal, Hot and Scene, and on (i, n) for Ramp, so the data are the same on every
-/// machine.
+/// \p n bytes of generated distribution \p d (not Image). Byte i depends only on (seed, i), or
+/// on (i, n) for Ramp, so the data are the same on every machine.
 std::vector<std::uint8_t> generate(Distribution d, std::size_t n, std::uint64_t seed);
 
 struct Verdict {
@@ -175,13 +167,9 @@ struct Verdict {
   std::string details;     ///< the first and last differing bins, empty when none differ
 };
 
-/// Every bin of \p got must equal \p want: "exact", or "WRONG: k of 256 bins differ (total off
-/// by d)".
 Verdict check_exact(const Bins& got, const Bins& want);
 
-/// The naive lesson (variant 2): never exact, since a race that lost nothing this time is
-/// still a race; the text says how many counts were lost. plausible only when no bin holds
-/// more than the reference: a lost update can only lose counts, so a bin above it fails the run.
+/// The naive lesson (variant 2): never exact, plausible when it only lost counts.
 Verdict check_lesson(const Bins& got, const Bins& want);
 
 std::int64_t total(const Bins& bins);  ///< in 64 bits
@@ -195,10 +183,9 @@ struct ProgramOptions {
   std::string command_line;                 ///< the program and its arguments, for the report
 };
 
-/// The shared flags, `--distribution` (all or a name; default all for the driver, which
-/// \p with_variant marks, uniform otherwise) and `--input FILE.pgm` (implies --distribution
-/// image; excludes --n). Throws hb::UsageError on anything invalid, including a bad image;
-/// nothing when --help was printed.
+/// The shared flags, `--distribution` (default all for the driver, which \p with_variant
+/// marks, else uniform) and `--input FILE.pgm`. Throws hb::UsageError on anything invalid,
+/// including a bad image; nothing when --help was printed.
 std::optional<ProgramOptions> parse_options(const std::string& program,
                                             const std::string& description, bool with_variant,
                                             int argc, const char* const* argv);
@@ -210,7 +197,7 @@ struct DataSet {
   std::optional<Bins> reference;  ///< variant 0's result (computed only when checking)
 };
 
-/// The data of \p d (the image of \p opt for Image), with its reference when \p with_reference.
+/// The data of \p d (for Image the image of \p opt), with its reference when asked.
 DataSet make_data_set(Distribution d, const ProgramOptions& opt, bool with_reference);
 
 struct Measurement {
@@ -220,8 +207,7 @@ struct Measurement {
   bool checked = false;
 };
 
-/// Runs \p v on \p data: a GPU variant once from poisoned bins (checked), once untimed, \p iters
-/// times on CUDA events (median), checked again; a CPU variant on the host clock.
+/// Runs \p v on \p data, checked from poisoned bins, warmed up once, timed \p iters times.
 Measurement measure(const Variant& v, const DataSet& data, Workspace& ws, std::uint32_t* d_bins,
                     cudaStream_t stream, int iters, bool check);
 

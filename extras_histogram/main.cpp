@@ -1,5 +1,4 @@
-// main() of the histogram programs: the driver `histogram`, and each variant's own program
-// (histogram_shared_privatized, ...), as hb/program.h says.
+// main() of the driver `histogram` and of each variant's own program, as hb/program.h says.
 #include "hb/program.h"
 #include "histogram.h"
 

@@ -1,29 +1,21 @@
-// The variant table of the histogram chapter. Every GPU kernel file of kernels/ is compiled
-// here, once (CMake lists them in histogram_kernels.cuh), so a launcher needs no declaration:
-// adding a variant is one file in kernels/ and one row below. The Workspace and the size of CUB's
-// temporary storage live here too, next to the kernels that use them.
+// The variant table, and the Workspace the kernels use. Every GPU kernel file of kernels/ is
+// compiled here, once (CMake lists them in histogram_kernels.cuh), so a launcher needs no
+// declaration: adding a variant is one file in kernels/ and one row below.
 #include <algorithm>
 #include <stdexcept>
-#include <string>
 
-#include "hb/capability.h"
 #include "hb/device.h"
 #include "hb/error.h"
-#include "hb/memory.h"
 #include "histogram.h"
 #include "histogram_kernels.cuh"
 
 namespace histo {
 
-// [histogram-variant-table]
-namespace {
-// Variants 8, 13, 14, 16 and 17 keep 64 KiB of counters and 1 KiB of bins per block: more than a
-// Turing GPU grants a block (64 KiB, static shared memory included). There they run blocks of
-// half the warps, each warp with the same columns (16 and 17 run variant 13's).
+// Variants 8, 13, 14, 16 and 17 below kCounterBlockSharedBytes (Turing): blocks of half the
+// warps, each warp with the same columns (16 and 17 run variant 13's).
 constexpr hb::Needs kCounterBlocks{
     0, "blocks of half the warps, 32 KiB of counters (a block may have only 64 KiB on 7.5)",
     kCounterBlockSharedBytes};
-}  // namespace
 
 const std::vector<Variant>& variants() {
   // clang-format off
@@ -70,7 +62,6 @@ const std::vector<Variant>& variants() {
   // clang-format on
   return table;
 }
-// [histogram-variant-table]
 
 const Variant& library_variant() {
   for (const auto& v : variants())
@@ -78,14 +69,22 @@ const Variant& library_variant() {
   throw std::logic_error("histo: the variant table has no library row");
 }
 
-// The Workspace: every buffer allocated once, before any timing, and the occupancy of each
-// kernel looked up once.
 namespace {
 // Variant 7 keeps 1 KiB of counters per thread in global memory; we give it at most 512
 // threads per SM and at least 1 KiB of input per thread (kernels/07_per_thread.cuh).
 constexpr std::size_t kPartialThreadsPerSm = 512;
 constexpr std::size_t kPartialMinBytesPerThread = 1024;
 constexpr std::size_t kPartialGranule = 128;  // threads per block of its counting kernel
+
+// Every buffer starts zeroed. No variant relies on it (each writes what it reads), but CUB's
+// decoupled look-back reads status words next to the ones its own init kernel set, which
+// compute-sanitizer's initcheck reports as reads of uninitialized memory (NVIDIA/cccl
+// issues 1790, 2104); memory that was zeroed once is initialized for good.
+template <typename Buffer>
+void allocate_zeroed(Buffer& buffer, std::size_t count) {
+  buffer = Buffer(std::max<std::size_t>(count, 1));
+  buffer.zero();
+}
 }  // namespace
 
 Workspace::Workspace(std::size_t max_n) : max_n_(max_n) {
@@ -100,23 +99,12 @@ Workspace::Workspace(std::size_t max_n) : max_n_(max_n) {
   // the largest need over max_n and every power of two below it, not for max_n alone.
   std::size_t storage = cub_temp_bytes(max_n);
   for (std::size_t n = 1; n < max_n; n *= 2) storage = std::max(storage, cub_temp_bytes(n));
-
-  // Every buffer starts zeroed. No variant relies on it (each writes what it reads), but CUB's
-  // decoupled look-back reads status words next to the ones its own init kernel set, which
-  // compute-sanitizer's initcheck reports as reads of uninitialized memory (NVIDIA/cccl
-  // issues 1790, 2104); memory that was zeroed once is initialized for good.
-  partials_ = hb::DeviceBuffer<std::uint32_t>(max_partial_threads_ * kBins);
-  sorted_ = hb::DeviceBuffer<std::uint8_t>(std::max<std::size_t>(max_n, 1));
-  run_keys_ = hb::DeviceBuffer<std::uint8_t>(kBins);
-  run_counts_ = hb::DeviceBuffer<std::uint32_t>(kBins);
-  run_count_ = hb::DeviceBuffer<int>(1);
-  cub_ = hb::ScratchBytes(std::max<std::size_t>(storage, 1));
-  partials_.zero();
-  sorted_.zero();
-  run_keys_.zero();
-  run_counts_.zero();
-  run_count_.zero();
-  cub_.zero();
+  allocate_zeroed(partials_, max_partial_threads_ * kBins);
+  allocate_zeroed(sorted_, max_n);
+  allocate_zeroed(run_keys_, kBins);
+  allocate_zeroed(run_counts_, kBins);
+  allocate_zeroed(run_count_, 1);
+  allocate_zeroed(cub_, storage);
   HB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -124,12 +112,7 @@ void Workspace::require(const void* d_in, std::size_t n) const {
   if (n > max_n_)
     throw std::logic_error("histo::Workspace: input of " + std::to_string(n) +
                            " bytes, but the workspace was made for " + std::to_string(max_n_));
-  if (!hb::aligned16(d_in))
-    throw std::logic_error("histo: the input must be 16-byte aligned");
-}
-
-int counter_block_warps(int full) {
-  return hb::shared_per_block_limit() >= kCounterBlockSharedBytes ? full : full / 2;
+  if (!hb::aligned16(d_in)) throw std::logic_error("histo: the input must be 16-byte aligned");
 }
 
 int Workspace::grid(const void* kernel, int threads, std::size_t dynamic_smem,
@@ -158,9 +141,8 @@ int Workspace::grid(const void* kernel, int threads, std::size_t dynamic_smem,
 
 std::uint32_t* Workspace::partials(std::size_t threads) const {
   if (threads > max_partial_threads_)
-    throw std::logic_error("histo::Workspace: " + std::to_string(threads) +
-                           " per-thread histograms wanted, room for " +
-                           std::to_string(max_partial_threads_));
+    throw std::logic_error("histo::Workspace: room for " + std::to_string(max_partial_threads_) +
+                           " per-thread histograms, " + std::to_string(threads) + " wanted");
   return partials_.data();
 }
 
