@@ -21,8 +21,7 @@
 
 namespace ch15 {
 
-/// Largest template, in pixels: each sum stays below \f$65536 \cdot 65025 < 2^{32}\f$, so
-/// unsigned 32-bit integers hold it exactly.
+/// Largest template: each sum stays below \f$65536 \cdot 65025 < 2^{32}\f$ (the page, "Exactness").
 constexpr int kMaxTemplatePixels = 65536;
 constexpr int kMaxTemplateSide = 1024;
 
@@ -32,9 +31,7 @@ struct TemplateStats {
   std::int64_t sum = 0;       ///< \f$\sum T\f$ (the book's SumT)
   std::int64_t sum_sq = 0;    ///< \f$\sum T^2\f$ (SumTSq)
   std::int64_t variance = 0;  ///< \f$N \sum T^2 - (\sum T)^2\f$, exactly
-  /// The book's `fDenomExp`, in double as the text advises; equals variance exactly (both
-  /// terms are below \f$2^{53}\f$).
-  double denom_exp = 0.0;
+  double denom_exp = 0.0;     ///< the book's `fDenomExp`, in double; equals variance exactly
 };
 
 /// A template: its pixels, row-major, and their statistics.
@@ -54,8 +51,8 @@ void validate_template_size(int width, int height);
 Template cut_template(const hb::GrayImage& image, int x, int y, int width, int height);
 Template make_template(std::vector<std::uint8_t> pixels, int width, int height);
 
-/// The window of output (x, y) starts at (x + window_x_offset(), y + window_y_offset()): the
-/// template is centred on the output pixel, and pixels outside the image are the nearest edge's.
+/// The window of output (x, y) starts at (x + window_x_offset(), y + window_y_offset()) (the
+/// page, "The convention").
 constexpr int window_x_offset(int template_width) { return -(template_width / 2); }
 constexpr int window_y_offset(int template_height) { return -(template_height / 2); }
 
@@ -67,10 +64,8 @@ struct Sums {
 using CorrSums = Sums<std::uint32_t>;  ///< as the "sums" twin of every kernel writes them (15.6)
 using ExactSums = Sums<std::int64_t>;  ///< as the CPU reference computes them
 
-/// Absolute tolerance of a GPU coefficient (float) against the CPU's (double). Every GPU
-/// variant computes the numerator and both variance terms exactly in 64-bit integers and
-/// only then rounds: three roundings to float, one product and rsqrtf (at most 2 ulp)
-/// give at most about \f$6 \cdot 10^{-7}\f$ for coefficients of magnitude up to 1.
+/// Absolute tolerance of a GPU coefficient against the CPU's: three roundings to float, one
+/// product and rsqrtf give at most about \f$6 \cdot 10^{-7}\f$ (the page, "Exactness").
 constexpr double kCoefficientTolerance = 2e-6;
 
 /// Where the template matches best: the largest coefficient and its position.
@@ -169,9 +164,8 @@ class Workspace {
   std::size_t shared_limit_ = 0, device_shared_limit_ = 0;
 };
 
-/// The one signature of the chapter's launchers: correlate the workspace's image with its
-/// template into \p out, on \p stream, asynchronously; returns the path it took. A launcher
-/// prepares itself if its prepare function has not run for the current template.
+/// The chapter's launchers: correlate the workspace's image with its template into \p out,
+/// asynchronously; return the path taken. A launcher prepares itself if it has not yet.
 using Launcher = Path (*)(Workspace& ws, const Output& out, cudaStream_t stream);
 /// A variant's preparation: everything that depends only on the template (the book's
 /// CopyToTemplate(): constant memory, packing, the template's FFT, plans), outside the clock.
@@ -258,10 +252,8 @@ Peak cpu_peak(const std::vector<T>& values, int width) {
   return p;
 }
 
-/// The log transform of Gonzalez and Woods that the book applies before writing the
-/// coefficients as a picture (section 15.8, figure 15.2): \f$c\f$ becomes
-/// \f$255 \log(1 + 255 \max(c, 0)) / \log 256\f$, rounded, so that weak matches (the other
-/// coins) stay visible. NaN gives 0.
+/// The log transform of Gonzalez and Woods that the book applies to the coefficients before
+/// drawing them (figure 15.2, the formula on the page), so that weak matches stay visible.
 std::uint8_t log_transform_pixel(double c);
 hb::GrayImage log_transform_image(const std::vector<float>& values, int width, int height);
 
