@@ -358,14 +358,13 @@ hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::
     throw hb::UsageError("padded image of " + dims(width, height) + " pixels: more than " +
                          std::to_string(hb::kMaxPgmPixels) + " pixels");
   hb::GrayImage out{width, height, 255, std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height)};
-  for (int y = 0; y < height; ++y) {
+  for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x) {
       const std::size_t i = static_cast<std::size_t>(y) * width + x;
       out.pixels[i] = (x < image.width && y < image.height)
                           ? image.at(x, y)
                           : static_cast<std::uint8_t>(hb::hash64(seed + 0x9AD, i) >> 56);
     }
-  }
   return out;
 }
 
