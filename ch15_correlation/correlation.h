@@ -212,12 +212,13 @@ struct Variant {
   const char* title;    ///< one line for tables and --help
   Launcher launch;      ///< null for variant 0 (the CPU)
   Preparer prepare;     ///< null for variant 0
-  Path path;            ///< the path the launcher takes when it does not fall back
-  hb::Needs needs = {};  ///< the GPU its headline form (path) needs, and what runs below it
+  hb::Needs needs = {};  ///< the GPU its headline form (path()) needs, and what runs below it
   Path path_below = Path::Cpu;  ///< the path it takes below needs.cc (when needs.below is set)
 
+  /// The path the launcher takes when it does not fall back: named as its variant.
+  Path path() const { return Path{name}; }
   /// The path the launcher takes here when shared memory does not force a fallback.
-  Path path_here() const { return hb::form_here(needs) == hb::Form::Headline ? path : path_below; }
+  Path path_here() const { return hb::form_here(needs) == hb::Form::Headline ? path() : path_below; }
   std::string program() const { return std::string("corr_") + name; }
   bool is_cpu() const { return launch == nullptr; }
 };

@@ -241,7 +241,7 @@ struct Run {
         const Measurement m = bench.run(*v, opt.iters, opt.no_check ? nullptr : &ref);
         if (!m.ok()) failures.push_back("variant " + std::string(v->id) + " at " + s + ": " + m.failure);
         const double rate = mpix_per_s(pixels, m.median_ms);
-        if (v->path == Path::Fft) fft_rate = rate;
+        if (v->path() == Path::Fft) fft_rate = rate;
         else best = std::max(best, rate);
         over_budget[v] = m.median_ms > d.budget_ms;
         r.row({s + "x" + s, s, s, v->id, v->name, to_string(m.path), hb::fixed(m.median_ms, 3), hb::fixed(rate, 1),

@@ -16,30 +16,22 @@
 
 namespace ch15 {
 
-namespace {
-// A row of the table: the path of a launcher that does not fall back is named as its variant.
-Variant row(const char* id, const char* name, const char* title, Launcher launch, Preparer prepare,
-            hb::Needs needs = {}, Path path_below = Path::Cpu) {
-  return Variant{id, name, title, launch, prepare, Path{name}, needs, path_below};
-}
-}  // namespace
-
 const std::vector<Variant>& variants() {
   constexpr Preparer constant = prepare_constant_template;
   static const std::vector<Variant> table = {
-      row("0", "cpu", "CPU reference: exact 64-bit sums, coefficient in double (15.1)", nullptr, nullptr),
-      row("1", "tex_tex", "image and template in textures (listings 15.1, 15.2)", corr1_tex_tex, prepare_nothing),
-      row("2", "tex_constant", "template in constant memory (listings 15.3, 15.4)", corr2_tex_constant, constant),
-      row("3", "shared", "image tile in shared memory (listings 15.5, 15.6)", corr3_shared, constant),
-      row("4", "shared_umul24", "24-bit multiplies, the SM 1.x path (15.5.1)", corr4_shared_umul24, constant),
-      row("5", "shared4", "inner loop unrolled by 4 (15.5.2)", corr5_shared4, constant),
-      row("6", "shared_fixed", "template size known at compile time (15.7)", corr6_shared_fixed, constant),
-      row("7", "dp4a", "packed byte dot products, box sums (beyond the text)", corr7_dp4a, prepare7_dp4a),
-      row("8", "tensor", "8-bit tensor cores, box sums (beyond the text)", corr8_tensor, prepare8_tensor,
-          {80, "variant 7's byte dot products (__dp4a): no 8-bit mma.sync before 8.0"}, Path::Dp4a),
-      row("9", "fft", "FFT numerator, summed-area tables (15.8, Lewis)", corr9_fft, prepare9_fft),
-      row("10", "shared_async", "image tiles staged by cuda::memcpy_async, double-buffered", corr10_shared_async,
-          constant),
+      {"0", "cpu", "CPU reference: exact 64-bit sums, coefficient in double (15.1)", nullptr, nullptr},
+      {"1", "tex_tex", "image and template in textures (listings 15.1, 15.2)", corr1_tex_tex, prepare_nothing},
+      {"2", "tex_constant", "template in constant memory (listings 15.3, 15.4)", corr2_tex_constant, constant},
+      {"3", "shared", "image tile in shared memory (listings 15.5, 15.6)", corr3_shared, constant},
+      {"4", "shared_umul24", "24-bit multiplies, the SM 1.x path (15.5.1)", corr4_shared_umul24, constant},
+      {"5", "shared4", "inner loop unrolled by 4 (15.5.2)", corr5_shared4, constant},
+      {"6", "shared_fixed", "template size known at compile time (15.7)", corr6_shared_fixed, constant},
+      {"7", "dp4a", "packed byte dot products, box sums (beyond the text)", corr7_dp4a, prepare7_dp4a},
+      {"8", "tensor", "8-bit tensor cores, box sums (beyond the text)", corr8_tensor, prepare8_tensor,
+       {80, "variant 7's byte dot products (__dp4a): no 8-bit mma.sync before 8.0"}, Path::Dp4a},
+      {"9", "fft", "FFT numerator, summed-area tables (15.8, Lewis)", corr9_fft, prepare9_fft},
+      {"10", "shared_async", "image tiles staged by cuda::memcpy_async, double-buffered", corr10_shared_async,
+       constant},
   };
   return table;
 }
