@@ -56,7 +56,8 @@ Template make_template(std::vector<std::uint8_t> pixels, int width, int height);
 constexpr int window_x_offset(int template_width) { return -(template_width / 2); }
 constexpr int window_y_offset(int template_height) { return -(template_height / 2); }
 
-/// The three image sums of one output pixel: \f$\sum I\f$, \f$\sum I^2\f$, \f$\sum I T\f$.
+/// The three image sums of one output pixel's window, \f$\sum I\f$, \f$\sum I^2\f$ and \f$\sum I T\f$
+/// (the book's SumI, SumISq and SumIT).
 template <typename T>
 struct Sums {
   T sum_i = 0, sum_isq = 0, sum_it = 0;
