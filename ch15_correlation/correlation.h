@@ -1,7 +1,6 @@
 /// \file
-/// \brief Chapter 15's host side: the template and its statistics, the workspace every launcher
-///        reads, the variant table, the CPU reference (variant 0) and the programs.
-///        The convention and the exactness of the sums are the chapter page's.
+/// \brief Chapter 15's host side: templates and their statistics, the workspace the launchers
+///        read, the variant table, the CPU reference (variant 0) and the programs.
 #pragma once
 
 #include <cmath>
@@ -22,62 +21,52 @@
 
 namespace ch15 {
 
-/// Largest template, in pixels: each sum stays below \f$65536 \cdot 65025 < 2^{32}\f$, so
-/// unsigned 32-bit integers hold it exactly.
+/// Largest template: each sum stays below \f$65536 \cdot 65025 < 2^{32}\f$ (the page, "Exactness").
 constexpr int kMaxTemplatePixels = 65536;
-/// Largest template side, in pixels.
 constexpr int kMaxTemplateSide = 1024;
 
 /// The statistics of a template that do not depend on the image, computed once (15.1).
 struct TemplateStats {
-  std::int64_t n = 0;         ///< number of pixels, \f$N\f$
+  std::int64_t n = 0;         ///< \f$N\f$
   std::int64_t sum = 0;       ///< \f$\sum T\f$ (the book's SumT)
   std::int64_t sum_sq = 0;    ///< \f$\sum T^2\f$ (SumTSq)
   std::int64_t variance = 0;  ///< \f$N \sum T^2 - (\sum T)^2\f$, exactly
-  /// The book's `fDenomExp`, in double as the text advises; equals variance exactly (both
-  /// terms are below \f$2^{53}\f$).
-  double denom_exp = 0.0;
+  double denom_exp = 0.0;     ///< the book's `fDenomExp`, in double; equals variance exactly
 };
 
 /// A template: its pixels, row-major, and their statistics.
 struct Template {
   int x = -1, y = -1;  ///< where it was cut from the image (-1: not cut from it)
   int width = 0, height = 0;
-  std::vector<std::uint8_t> pixels;  ///< width x height values
+  std::vector<std::uint8_t> pixels;
   TemplateStats stats;
-
-  /// Pixel (i, j) of the template: column i, row j.
   std::uint8_t at(int i, int j) const { return pixels[static_cast<std::size_t>(j) * width + i]; }
 };
 
-/// Throws hb::UsageError naming the flags unless each side is in 1..kMaxTemplateSide and the
-/// template has at most kMaxTemplatePixels pixels.
+/// Throws hb::UsageError unless each side is in 1..kMaxTemplateSide and the template has at
+/// most kMaxTemplatePixels pixels.
 void validate_template_size(int width, int height);
-/// Cuts a template out of \p image. Throws hb::UsageError when it is not inside the image,
-/// too large, or flat (zero variance: the coefficient is undefined everywhere).
+/// Throws hb::UsageError when the template is not inside \p image, too large, or flat (zero
+/// variance: the coefficient is undefined everywhere).
 Template cut_template(const hb::GrayImage& image, int x, int y, int width, int height);
-/// A template made from given pixels, row-major (tests plant such templates in images).
 Template make_template(std::vector<std::uint8_t> pixels, int width, int height);
 
-/// The window of output (x, y) starts at (x + window_x_offset(), y + window_y_offset()): the
-/// template is centred on the output pixel, and pixels outside the image are the nearest edge's.
+/// The window of output (x, y) starts at (x + window_x_offset(), y + window_y_offset()) (the
+/// page, "The convention").
 constexpr int window_x_offset(int template_width) { return -(template_width / 2); }
 constexpr int window_y_offset(int template_height) { return -(template_height / 2); }
 
-/// The three image sums of one output pixel.
+/// The three image sums of one output pixel's window, \f$\sum I\f$, \f$\sum I^2\f$ and \f$\sum I T\f$
+/// (the book's SumI, SumISq and SumIT).
 template <typename T>
 struct Sums {
-  T sum_i = 0;    ///< \f$\sum I\f$ over the window (SumI)
-  T sum_isq = 0;  ///< \f$\sum I^2\f$ (SumISq)
-  T sum_it = 0;   ///< \f$\sum I T\f$ (SumIT)
+  T sum_i = 0, sum_isq = 0, sum_it = 0;
 };
 using CorrSums = Sums<std::uint32_t>;  ///< as the "sums" twin of every kernel writes them (15.6)
 using ExactSums = Sums<std::int64_t>;  ///< as the CPU reference computes them
 
-/// Absolute tolerance of a GPU coefficient (float) against the CPU's (double). Every GPU
-/// variant computes the numerator and both variance terms exactly in 64-bit integers and
-/// only then rounds: three roundings to float, one product and rsqrtf (at most 2 ulp)
-/// give at most about \f$6 \cdot 10^{-7}\f$ for coefficients of magnitude up to 1.
+/// Absolute tolerance of a GPU coefficient against the CPU's: three roundings to float, one
+/// product and rsqrtf give at most about \f$6 \cdot 10^{-7}\f$ (the page, "Exactness").
 constexpr double kCoefficientTolerance = 2e-6;
 
 /// Where the template matches best: the largest coefficient and its position.
@@ -86,7 +75,7 @@ struct Peak {
   double value = 0.0;
 };
 
-/// Which kernel a call actually ran, named as the variant whose kernel it is. A launcher whose
+/// Which kernel a call actually ran, named as the variant whose kernel it is: a launcher whose
 /// kernel cannot run for the template at hand (too much shared memory, a size it was not
 /// compiled for) runs a simpler one instead and says so.
 struct Path {
@@ -94,28 +83,20 @@ struct Path {
   static const Path Cpu, TexTex, TexConstant, Shared, SharedUmul24, Shared4, SharedFixed, Dp4a,
       Tensor, Fft;
 };
-inline constexpr Path Path::Cpu{"cpu"};
-inline constexpr Path Path::TexTex{"tex_tex"};
-inline constexpr Path Path::TexConstant{"tex_constant"};
-inline constexpr Path Path::Shared{"shared"};
-inline constexpr Path Path::SharedUmul24{"shared_umul24"};
-inline constexpr Path Path::Shared4{"shared4"};
-inline constexpr Path Path::SharedFixed{"shared_fixed"};
-inline constexpr Path Path::Dp4a{"dp4a"};
-inline constexpr Path Path::Tensor{"tensor"};
-inline constexpr Path Path::Fft{"fft"};
+inline constexpr Path Path::Cpu{"cpu"}, Path::TexTex{"tex_tex"}, Path::TexConstant{"tex_constant"},
+    Path::Shared{"shared"}, Path::SharedUmul24{"shared_umul24"}, Path::Shared4{"shared4"},
+    Path::SharedFixed{"shared_fixed"}, Path::Dp4a{"dp4a"}, Path::Tensor{"tensor"}, Path::Fft{"fft"};
 inline bool operator==(Path a, Path b) { return std::string_view(a.name) == b.name; }
 inline const char* to_string(Path p) { return p.name; }
 
-/// Where a launch writes: exactly one of the two pointers is set. Both arrays have one
-/// element per image pixel, row-major, without padding.
+/// Where a launch writes: exactly one of the two pointers is set, to one element per image
+/// pixel, row-major, without padding.
 struct Output {
-  float* coefficients = nullptr;  ///< the correlation coefficients
-  CorrSums* sums = nullptr;       ///< the raw sums (the "sums" twin kernels, section 15.6)
+  float* coefficients = nullptr;
+  CorrSums* sums = nullptr;  ///< the raw sums (the "sums" twin kernels, section 15.6)
 };
 
-/// Variant 9's template-dependent state (plans, the template's spectrum, buffers), defined in
-/// kernels/09_fft.cuh, and its deleter (null is allowed).
+/// Variant 9's template-dependent state, defined in kernels/09_fft.cuh.
 struct FftState;
 void destroy_fft_state(FftState* state);
 
@@ -123,9 +104,8 @@ void destroy_fft_state(FftState* state);
 /// the variants. Building it allocates and uploads; launches never allocate.
 class Workspace {
  public:
-  /// Uploads \p image (on the current device) as a texture over a cudaArray (clamp
-  /// addressing, point sampling, unnormalized coordinates: the book's texImage) and as a
-  /// linear copy whose rows are padded with at least 8 zero bytes.
+  /// Uploads \p image as a texture (clamp addressing, point sampling, unnormalized
+  /// coordinates: the book's texImage) and as linear rows.
   explicit Workspace(const hb::GrayImage& image);
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
@@ -138,22 +118,20 @@ class Workspace {
   int height() const { return height_; }
   cudaTextureObject_t image_texture() const { return image_->texture; }
   cudaTextureObject_t template_texture() const { return template_ ? template_->texture : 0; }
-  /// The image in linear memory: row y starts at image_rows() + y * image_pitch(); every row
-  /// has at least 8 zero bytes after its last pixel, and rows start 16-byte aligned.
+  /// Row y starts at image_rows() + y * image_pitch(), 16-byte aligned, and has at least 8
+  /// zero bytes after its last pixel.
   const std::uint8_t* image_rows() const { return rows_.data(); }
   std::size_t image_pitch() const { return pitch_; }
   const Template& tmpl() const { return tmpl_; }
-  /// Changes with every set_template(); 0 before the first.
-  std::uint64_t template_id() const { return template_id_; }
+  std::uint64_t template_id() const { return template_id_; }  ///< 0 before the first template
 
-  /// The most dynamic shared memory a block may use: the device's opt-in limit (227 KB on
-  /// Hopper) unless lowered with set_shared_limit(), which tests use to reach the fallbacks
-  /// of launchers whose kernel would need more (listing 15.6).
+  /// The most dynamic shared memory a block may use: the device's opt-in limit unless lowered
+  /// with set_shared_limit(), which tests use to reach the launchers' fallbacks (listing 15.6).
   std::size_t shared_limit() const { return shared_limit_; }
   void set_shared_limit(std::size_t bytes);  ///< at most device_shared_limit()
   std::size_t device_shared_limit() const { return device_shared_limit_; }
 
-  /// Variant 7's packed template (see kernels/07_dp4a.cuh), built by its prepare function.
+  /// Variant 7's packed template (kernels/07_dp4a.cuh), built by its prepare function.
   struct PackedTemplate {
     std::uint64_t template_id = 0;  ///< the template it was built for
     int words_per_band = 0;         ///< NQ: 4-byte words per band (a compiled kernel size)
@@ -161,7 +139,7 @@ class Workspace {
     hb::DeviceBuffer<uint4> words;  ///< [row][band][word] x 4 shifts
   } packed;
 
-  /// Variant 8's tensor-core fragments of the template (see kernels/08_tensor.cuh).
+  /// Variant 8's tensor-core fragments of the template (kernels/08_tensor.cuh).
   struct TensorTemplate {
     std::uint64_t template_id = 0;      ///< the template they were built for
     int chunks = 0;                     ///< 32-byte chunks of K per template row
@@ -171,8 +149,7 @@ class Workspace {
   std::unique_ptr<FftState, void (*)(FftState*)> fft{nullptr, destroy_fft_state};  ///< variant 9's
 
  private:
-  // A 2D cudaArray of bytes and the texture object over it; frees both.
-  struct TextureImage {
+  struct TextureImage {  // a 2D cudaArray of bytes and the texture object over it
     cudaArray_t array = nullptr;
     cudaTextureObject_t texture = 0;
     TextureImage(const std::uint8_t* pixels, int width, int height);
@@ -188,9 +165,8 @@ class Workspace {
   std::size_t shared_limit_ = 0, device_shared_limit_ = 0;
 };
 
-/// The one signature of the chapter's launchers: correlate the workspace's image with its
-/// template into \p out, on \p stream. Asynchronous; returns the path it took. Launchers
-/// prepare themselves if their prepare function has not run for the current template.
+/// The chapter's launchers: correlate the workspace's image with its template into \p out,
+/// asynchronously; return the path taken. A launcher prepares itself if it has not yet.
 using Launcher = Path (*)(Workspace& ws, const Output& out, cudaStream_t stream);
 /// A variant's preparation: everything that depends only on the template (the book's
 /// CopyToTemplate(): constant memory, packing, the template's FFT, plans), outside the clock.
@@ -206,15 +182,14 @@ void allow_shared_memory(const void* kernel, std::size_t bytes);
 constexpr std::size_t kConstantTemplateBytes = 65280;
 inline bool fits_constant_memory(const Template& t) { return t.pixels.size() <= kConstantTemplateBytes; }
 
-/// Dynamic shared memory of the book's shared-memory kernels (variants 3 to 6): rows of
-/// wTile + wTemplate - 1 bytes rounded up to 64 (SharedPitch), blockDim.y + hTemplate - 1 of them.
+/// Dynamic shared memory of the book's shared-memory kernels (variants 3 to 6, listing 15.6),
+/// and of variants 7 and 8 (the image tile and the box sums).
 std::size_t book_shared_bytes(int template_width, int template_height);
-/// Dynamic shared memory of variants 7 and 8 (the image tile and the box sums).
 std::size_t dp4a_shared_bytes(int template_width, int template_height);
 std::size_t tensor_shared_bytes(int template_width, int template_height);
 
-/// The smallest even m >= \p n (n >= 1) whose only prime factors are 2, 3, 5 and 7: the FFT
-/// sizes of variant 9 (cuFFT transforms such sizes fastest).
+/// The smallest even m >= \p n whose only prime factors are 2, 3, 5 and 7: the FFT sizes of
+/// variant 9 (cuFFT transforms such sizes fastest).
 inline int good_fft_size(int n) {
   for (int m = n < 2 ? 2 : n;; ++m) {
     if (m % 2 != 0) continue;
@@ -226,25 +201,25 @@ inline int good_fft_size(int n) {
 }
 
 /// The peak of \p count (below 2^32) coefficients, found on the GPU: the largest value, ties
-/// to the lowest index, NaN never. \p scratch is one 64-bit word of device memory.
-/// Synchronizes \p stream.
+/// to the lowest index, NaN never. \p scratch is one word of device memory. Synchronizes.
 Peak gpu_peak(const float* coefficients, int width, std::size_t count,
               unsigned long long* scratch, cudaStream_t stream);
 
-/// One row of the variant table (variants.cu). The variant's file is `kernels/NN_name.cuh`,
-/// NN the id in two digits; variant 0, the CPU, is kernels/00_cpu.cpp.
+/// One row of the variant table (variants.cu); its file is `kernels/NN_name.cuh`, NN the id in
+/// two digits, or for variant 0, the CPU, kernels/00_cpu.cpp.
 struct Variant {
-  const char* id;       ///< "0" ... in the text's order
+  const char* id;
   const char* name;     ///< "tex_tex": the program is "corr_" + name
   const char* title;    ///< one line for tables and --help
   Launcher launch;      ///< null for variant 0 (the CPU)
   Preparer prepare;     ///< null for variant 0
-  Path path;            ///< the path the launcher takes when it does not fall back
-  hb::Needs needs = {};  ///< the GPU its headline form (path) needs, and what runs below it
+  hb::Needs needs = {};  ///< the GPU its headline form (path()) needs, and what runs below it
   Path path_below = Path::Cpu;  ///< the path it takes below needs.cc (when needs.below is set)
 
+  /// The path the launcher takes when it does not fall back: named as its variant.
+  Path path() const { return Path{name}; }
   /// The path the launcher takes here when shared memory does not force a fallback.
-  Path path_here() const { return hb::form_here(needs) == hb::Form::Headline ? path : path_below; }
+  Path path_here() const { return hb::form_here(needs) == hb::Form::Headline ? path() : path_below; }
   std::string program() const { return std::string("corr_") + name; }
   bool is_cpu() const { return launch == nullptr; }
 };
@@ -255,17 +230,15 @@ const std::vector<Variant>& variants();
 inline const Variant& find_variant(std::string_view id) { return hb::find_row(variants(), id); }
 
 using hb::ceil_div;
-/// \p a rounded up to a multiple of \p b (a >= 0, b > 0).
 constexpr int round_up(int a, int b) { return (a + b - 1) / b * b; }
 
 // ---- Variant 0, the CPU reference (kernels/00_cpu.cpp), and the other host-side pieces -------
 
-/// The sums of every output pixel (row-major, image size), computed directly in 64-bit
-/// integers. Rows are shared among \p threads threads (0: std::thread::hardware_concurrency()).
+/// The sums of every output pixel (row-major, image size), in 64-bit integers, on \p threads
+/// threads (0: all the hardware has).
 std::vector<ExactSums> cpu_sums(const hb::GrayImage& image, const Template& tmpl, int threads = 0);
-
-/// The coefficient of every element of \p sums in double, from the exact sums and the
-/// template's statistics (section 15.1); a window or template of zero variance gives 0.
+/// The coefficient of every element of \p sums in double (section 15.1); a window or template
+/// of zero variance gives 0.
 std::vector<double> cpu_coefficients(const std::vector<ExactSums>& sums, const TemplateStats& t);
 
 /// The largest of \p values (width columns, row-major) and its position; ties go to the first
@@ -281,17 +254,14 @@ Peak cpu_peak(const std::vector<T>& values, int width) {
   return p;
 }
 
-/// The log transform of Gonzalez and Woods that the book applies before writing the
-/// coefficients as a picture (section 15.8, figure 15.2): \f$c\f$ becomes
-/// \f$255 \log(1 + 255 \max(c, 0)) / \log 256\f$, rounded, so that weak matches (the other
-/// coins) stay visible. NaN gives 0.
+/// The log transform of Gonzalez and Woods that the book applies to the coefficients before
+/// drawing them (figure 15.2, the formula on the page), so that weak matches stay visible.
 std::uint8_t log_transform_pixel(double c);
 hb::GrayImage log_transform_image(const std::vector<float>& values, int width, int height);
 
 // ---- The programs: problem, reference, measurement (harness.cpp) ---------------------------
 
-/// The chapter's own flags (the book's option table), beyond the shared ones of hb::Cli; the
-/// numbers are empty where not given.
+/// The chapter's own flags (the book's option table), empty where not given.
 struct ProblemOptions {
   std::string input;  ///< empty: the generated coin scene
   std::optional<int> x_template, y_template, w_template, h_template, pad_width, pad_height;
@@ -300,8 +270,8 @@ struct ProblemOptions {
 
 /// What a program correlates.
 struct Problem {
-  hb::GrayImage image;  ///< the image, padded if asked
-  Template tmpl;        ///< the template, cut from the image
+  hb::GrayImage image;  ///< padded if asked
+  Template tmpl;
   std::string source;   ///< where the image came from, for reports
   int original_width = 0, original_height = 0;  ///< before padding
   int focus_x = 0, focus_y = 0;  ///< the template's centre (the sweep centres on it)
@@ -312,26 +282,25 @@ struct Problem {
 /// content measures the same). Throws hb::UsageError when smaller than the image or too large.
 hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::uint64_t seed);
 
-/// The image and template of \p options: the coin scene of \p seed (which also seeds the
-/// padding) and its dime, or --input and a 52 x 52 square at its centre; padding; the template
-/// flags. Throws hb::UsageError for every bad combination of flags, an unwritable --output or
-/// --write-input, and a missing or malformed PGM file.
+/// The image and template of \p options: the coin scene of \p seed and its dime, or --input and
+/// a 52 x 52 square at its centre; padding; the template flags. Throws hb::UsageError for every
+/// bad combination of flags, an unwritable output, and a missing or malformed PGM file.
 Problem make_problem(const ProblemOptions& options, std::uint64_t seed);
 
-/// The CPU reference for one template: exact sums and coefficients, and how long they took.
+/// The CPU reference for one template, and how long it took on all the hardware's threads.
 struct Reference {
   std::vector<ExactSums> sums;
   std::vector<double> coefficients;
   Peak peak;
-  double ms = 0.0;  ///< wall time of computing both
-  int threads = 0;  ///< CPU threads used (all the hardware has)
+  double ms = 0.0;
+  int threads = 0;
 };
 Reference compute_reference(const hb::GrayImage& image, const Template& tmpl);
 
 /// One measured variant.
 struct Measurement {
   Path path = Path::Cpu;        ///< the kernel that ran
-  double median_ms = 0.0;       ///< median time of one call
+  double median_ms = 0.0;
   bool checked = false;         ///< false with --no-check
   bool sums_exact = true;       ///< every sum equals the CPU's
   bool coefficients_ok = true;  ///< every coefficient within kCoefficientTolerance
@@ -346,14 +315,11 @@ class Bench {
  public:
   explicit Bench(const hb::GrayImage& image);  ///< needs a current device
   void set_template(const Template& tmpl) { ws_.set_template(tmpl); }
-  /// Runs GPU variant \p v: its preparation (untimed); with a \p reference, one call of its
-  /// sums twin and one of its coefficient kernel into poisoned buffers, both checked; then
-  /// \p iters timed calls (CUDA events, median, after 2 untimed; none for 0); then the last
-  /// call's coefficients are checked again and its peak found. A null \p reference skips the
-  /// checks.
+  /// Runs GPU variant \p v: its preparation (untimed); with a \p reference, its sums twin and
+  /// its coefficients into poisoned buffers, checked; \p iters timed calls (median, after 2
+  /// untimed; none for 0); the coefficients checked again and their peak found.
   Measurement run(const Variant& v, int iters, const Reference* reference);
-  /// The coefficients of the last run (host copy).
-  const std::vector<float>& coefficients() const { return host_coefficients_; }
+  const std::vector<float>& coefficients() const { return host_coefficients_; }  ///< the last run's
   Workspace& workspace() { return ws_; }
 
  private:
@@ -370,11 +336,9 @@ class Bench {
 std::vector<std::vector<double>> neighbourhood(const std::vector<double>& coefficients, int width,
                                                int height, int cx, int cy);
 
-/// main() of the per-variant program \p program: runs variant \p id alone, checks it against
-/// the CPU and prints its rate.
-int variant_program_main(const char* program, const char* id, int argc, char** argv);
-/// main() of the driver normalized_cross_correlation: the neighbourhood table, every
-/// variant's rate, and with --sweep the template-size sweep.
-int driver_main(int argc, char** argv);
+/// main() of every program: the per-variant program \p program of variant \p id (it runs that
+/// variant alone, checks it against the CPU and prints its rate), or with a null \p id the
+/// driver: the neighbourhood table, every variant's rate, and with --sweep the size sweep.
+int program_main(const char* program, const char* id, int argc, char** argv);
 
 }  // namespace ch15

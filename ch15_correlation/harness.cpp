@@ -1,15 +1,13 @@
 // The templates (15.1), the problem the programs correlate, measuring and checking one variant
-// (Bench), and the programs. Every rate follows the same rules: the image is on the device and
-// every template-only preparation has run before the clock starts; the time is the median of
-// CUDA-event-timed calls; rates count output pixels (Mpix/s) and output pixels times template
-// pixels (G tpx/s: the inner-loop iterations of section 15.7). Each variant's sums twin is
-// checked against the CPU bit for bit, its coefficients before and after the timed calls.
+// (Bench), and the programs. What is timed, how rates count and what is checked: the page's
+// "Results".
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "correlation.h"
 #include "hb/bench.h"
@@ -29,8 +27,8 @@ namespace {
 constexpr int kWarmup = 2;
 constexpr int kDefaultTemplateSide = 52;
 
-// "300 x 246"
 std::string dims(int width, int height) { return std::to_string(width) + " x " + std::to_string(height); }
+std::string point(int x, int y) { return "(" + std::to_string(x) + ", " + std::to_string(y) + ")"; }
 
 double mpix_per_s(std::size_t pixels, double ms) { return ms > 0 ? pixels / (ms * 1e-3) / 1e6 : 0.0; }
 double gtpix_per_s(std::size_t pixels, std::size_t template_pixels, double ms) {
@@ -59,22 +57,29 @@ void add_problem_options(CLI::App& app, ProblemOptions& o) {
                  "of that name is replaced");
 }
 
-// Parses; false after --help. --n belongs to the shared command line, but here the image sets
-// the size.
-bool parse(hb::Cli& cli, int argc, char** argv) {
-  if (!cli.parse(argc, argv)) return false;
-  if (cli.app().count("--n") > 0)
-    throw hb::UsageError("--n: not used by this program; the image sets the size (--input, "
-                         "--padWidth/--padHeight)");
-  return true;
+// The driver's own flags; a variant's own program keeps their defaults.
+struct DriverOptions {
+  bool sweep = false, only_neighbourhood = false;
+  std::vector<int> sizes = {8, 12, 16, 24, 32, 40, 48, 52, 64, 80, 96, 128, 160, 192, 256};
+  double budget_ms = 100.0;
+};
+
+void add_driver_options(CLI::App& app, DriverOptions& d) {
+  app.add_flag("--sweep", d.sweep, "print the template-size sweep (figure 15.6) instead");
+  app.add_option("--sizes", d.sizes, "template sides of the sweep")
+      ->check(CLI::Range(1, kMaxTemplateSide))
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--budget-ms", d.budget_ms,
+                 "sweep: leave a variant out of larger templates once a call takes longer (0.001 to 1e6)")
+      ->capture_default_str();
+  app.add_flag("--neighbourhood", d.only_neighbourhood, "print only the 9 x 9 neighbourhood of the template position");
 }
 
 // The image goes into a 2D texture (a CUDA array): every GPU CUDA 13 supports takes up to
 // 131072 x 65536 texels. Larger images are refused before the GPU is touched.
-constexpr int kMaxTextureWidth = 131072;
-constexpr int kMaxTextureHeight = 65536;
-
 void require_texture_size(const Problem& p) {
+  constexpr int kMaxTextureWidth = 131072, kMaxTextureHeight = 65536;
   if (p.image.width > kMaxTextureWidth || p.image.height > kMaxTextureHeight)
     throw hb::UsageError("an image of " + dims(p.image.width, p.image.height) +
                          " pixels does not fit a GPU texture (" + dims(kMaxTextureWidth, kMaxTextureHeight) +
@@ -87,100 +92,175 @@ void require_reference_memory(const Problem& p) {
                           "the CPU reference for " + dims(p.image.width, p.image.height) + " pixels");
 }
 
-// Writes --output (the coefficients as a picture) and --write-input once the work is done, so
-// that a run that stops early leaves no file.
-void write_outputs(const ProblemOptions& o, const Problem& p, const std::vector<float>* coefficients) {
-  if (coefficients != nullptr && !o.output.empty())
-    hb::write_pgm(o.output, log_transform_image(*coefficients, p.image.width, p.image.height));
-  if (!o.write_input.empty()) hb::write_pgm(o.write_input, p.image);
-}
-
-// The facts every report starts with: the run's (with a GPU \p dev, also what runs in place of
-// a variant whose headline form this GPU or build lacks) and the image.
-void add_facts(hb::Report& r, const std::string& program, const hb::Cli& cli, const hb::DeviceInfo* dev,
-               const Problem& p) {
-  if (dev == nullptr) {
-    r.fact("program", program);
-    r.fact("command", cli.command_line());
-    r.fact("date", hb::today_utc());
-  } else {
-    hb::add_run_facts(r, program, cli.command_line(), *dev);
-    for (const auto& v : variants())
-      if (const std::string note = hb::form_note(v.needs); !note.empty())
-        r.fact("variant " + std::string(v.id) + " " + v.name, note);
-  }
-  std::string image = p.source + ", " + dims(p.original_width, p.original_height);
-  if (p.image.width != p.original_width || p.image.height != p.original_height)
-    image += ", padded to " + dims(p.image.width, p.image.height);
-  r.fact("image", image);
-}
-
 std::string describe_template(const Template& t) {
-  return dims(t.width, t.height) + " at (" + std::to_string(t.x) + ", " + std::to_string(t.y) + "), " +
-         std::to_string(t.stats.n) + " pixels";
+  return dims(t.width, t.height) + " at " + point(t.x, t.y) + ", " + std::to_string(t.stats.n) + " pixels";
 }
 
-void add_rate_facts(hb::Report& r, const hb::CommonOptions& opt) {
-  r.fact("Mpix/s", "output pixels (one coefficient each) per second, 1e6");
-  r.fact("G tpx/s", "output pixels x template pixels per second, 1e9 (section 15.7)");
-  r.fact("iterations", std::to_string(opt.iters) + " timed (median) after " + std::to_string(kWarmup) + " untimed");
-  r.fact("check", opt.no_check ? "skipped (--no-check)"
-                               : "sums bit for bit, coefficients within " +
-                                     hb::fixed(kCoefficientTolerance * 1e6, 0) + "e-6, against the CPU");
-}
-
-std::optional<hb::DeviceInfo> open_device(bool needed, const hb::CommonOptions& opt) {
-  if (!needed) return std::nullopt;
-  hb::select_device(opt.device);
-  return hb::query_device(opt.device);
-}
-
-// The rate table of the problem's template, printed: the CPU reference's row (when \p ref ran),
-// then every GPU variant of \p chosen, measured (and checked unless --no-check). The per-variant
-// programs leave "x variant 1" empty (\p versus_variant1 false). Returns the measurements; a
-// single GPU variant's coefficients become \p picture.
-std::vector<Measurement> rate_table(const std::string& program, const hb::Cli& cli, const hb::DeviceInfo* dev,
-                                    const Problem& p, const Reference* ref,
-                                    const std::vector<const Variant*>& chosen, bool versus_variant1,
-                                    std::vector<float>& picture) {
+// One run of a program, after its flags were checked: the tables it prints and the files it
+// writes. \p only is a variant's own program's variant, null in the driver.
+struct Run {
+  const char* program;
+  const Variant* only;
+  const hb::Cli& cli;
+  const ProblemOptions& po;
+  const DriverOptions& d;
+  const Problem& p;
+  const hb::DeviceInfo* dev;  // null when no GPU is used
   const hb::CommonOptions& opt = cli.options();
-  hb::Report r({"id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "x CPU", "x variant 1",
-                "sums", "coefficients", "peak x", "peak y", "peak value"});
-  add_facts(r, program, cli, dev, p);
-  r.fact("template", describe_template(p.tmpl));
-  if (ref != nullptr) r.fact("CPU threads", std::to_string(ref->threads));
-  add_rate_facts(r, opt);
-  const std::size_t pixels = p.image.pixels.size();
-  const auto row = [&](const Variant& v, Path path, double ms, const Peak& peak, const std::string& x_cpu,
-                       const std::string& x_variant1, const std::string& sums, const std::string& coefficients) {
-    r.row({v.id, v.title, to_string(path), hb::fixed(ms, 3), hb::fixed(mpix_per_s(pixels, ms), 1),
-           hb::fixed(gtpix_per_s(pixels, p.tmpl.pixels.size(), ms), 2), x_cpu, x_variant1, sums, coefficients,
-           std::to_string(peak.x), std::to_string(peak.y), hb::fixed(peak.value, 4)});
-  };
-  if (ref != nullptr) row(variants().front(), Path::Cpu, ref->ms, ref->peak, "1.0", "-", "reference", "reference");
-  std::vector<Measurement> measured;
-  if (!chosen.empty()) {
-    Bench bench(p.image);
-    bench.set_template(p.tmpl);
-    double variant1_ms = 0.0;
-    for (const Variant* v : chosen) {
-      const Measurement& m = measured.emplace_back(bench.run(*v, opt.iters, opt.no_check ? nullptr : ref));
-      if (versus_variant1 && std::string(v->id) == "1") variant1_ms = m.median_ms;
-      std::string coefficients = m.checked ? "FAIL" : "skipped";
-      if (m.checked && m.coefficients_ok) {
-        std::ostringstream os;
-        os.precision(1);
-        os << "max err " << std::scientific << m.max_error;
-        coefficients = os.str();
+  std::vector<std::string> failures = {};
+
+  // A report whose facts are the run's (with a GPU, the GPU's too, and what runs in place of a
+  // variant whose headline form this GPU or build lacks) and the image's.
+  hb::Report report(std::vector<std::string> columns, const std::string& title, bool gpu = true) const {
+    hb::Report r(std::move(columns));
+    if (gpu && dev != nullptr) {
+      hb::add_run_facts(r, title, cli.command_line(), *dev);
+      for (const auto& v : variants())
+        if (const std::string note = hb::form_note(v.needs); !note.empty())
+          r.fact("variant " + std::string(v.id) + " " + v.name, note);
+    } else {
+      r.fact("program", title);
+      r.fact("command", cli.command_line());
+      r.fact("date", hb::today_utc());
+    }
+    std::string image = p.source + ", " + dims(p.original_width, p.original_height);
+    if (p.image.width != p.original_width || p.image.height != p.original_height)
+      image += ", padded to " + dims(p.image.width, p.image.height);
+    r.fact("image", image);
+    return r;
+  }
+
+  void add_rate_facts(hb::Report& r) const {
+    r.fact("Mpix/s", "output pixels (one coefficient each) per second, 1e6");
+    r.fact("G tpx/s", "output pixels x template pixels per second, 1e9 (section 15.7)");
+    r.fact("iterations", std::to_string(opt.iters) + " timed (median) after " + std::to_string(kWarmup) + " untimed");
+    r.fact("check", opt.no_check ? "skipped (--no-check)"
+                                 : "sums bit for bit, coefficients within " +
+                                       hb::fixed(kCoefficientTolerance * 1e6, 0) + "e-6, against the CPU");
+  }
+
+  // Writes --output (\p coefficients as a picture) and --write-input once the work is done, so
+  // that a run that stops early leaves no file.
+  void write_outputs(const std::vector<float>* coefficients) const {
+    if (coefficients != nullptr && !po.output.empty())
+      hb::write_pgm(po.output, log_transform_image(*coefficients, p.image.width, p.image.height));
+    if (!po.write_input.empty()) hb::write_pgm(po.write_input, p.image);
+  }
+
+  // Section 15.2's table: the CPU reference's coefficients around the template's centre.
+  void print_neighbourhood(const Reference& ref) const {
+    std::vector<std::string> columns = {"dy \\ dx"};
+    for (int dx = -4; dx <= 4; ++dx) columns.push_back(std::to_string(dx));
+    hb::Report r = report(columns, std::string(program) + " (neighbourhood of the template, section 15.2)", false);
+    r.fact("template", describe_template(p.tmpl));
+    r.fact("centre", "output " + point(p.focus_x, p.focus_y) +
+                         ", where the template matches itself; coefficients of the CPU reference");
+    const auto rows = neighbourhood(ref.coefficients, p.image.width, p.image.height, p.focus_x, p.focus_y);
+    for (int dy = -4; dy <= 4; ++dy) {
+      std::vector<std::string> cells = {std::to_string(dy)};
+      for (double c : rows[dy + 4]) cells.push_back(hb::fixed(c, 2));
+      r.row(cells);
+    }
+    r.print(std::cout, opt.csv);
+  }
+
+  // The rate table of the problem's template, printed: the CPU reference's row (when \p ref ran),
+  // then every GPU variant of \p chosen, measured (and checked unless --no-check). A variant's
+  // own program leaves "x variant 1" empty; the driver adds the peak. A single GPU variant's
+  // coefficients become \p picture.
+  void rate_table(const Reference* ref, const std::vector<const Variant*>& chosen, std::vector<float>& picture) {
+    hb::Report r = report({"id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "x CPU", "x variant 1",
+                           "sums", "coefficients", "peak x", "peak y", "peak value"},
+                          program);
+    r.fact("template", describe_template(p.tmpl));
+    if (ref != nullptr) r.fact("CPU threads", std::to_string(ref->threads));
+    add_rate_facts(r);
+    const std::size_t pixels = p.image.pixels.size();
+    const auto row = [&](const Variant& v, Path path, double ms, const Peak& peak, const std::string& x_cpu,
+                         const std::string& x_variant1, const std::string& sums, const std::string& coefficients) {
+      r.row({v.id, v.title, to_string(path), hb::fixed(ms, 3), hb::fixed(mpix_per_s(pixels, ms), 1),
+             hb::fixed(gtpix_per_s(pixels, p.tmpl.pixels.size(), ms), 2), x_cpu, x_variant1, sums, coefficients,
+             std::to_string(peak.x), std::to_string(peak.y), hb::fixed(peak.value, 4)});
+    };
+    if (ref != nullptr) row(variants().front(), Path::Cpu, ref->ms, ref->peak, "1.0", "-", "reference", "reference");
+    if (!chosen.empty()) {
+      Bench bench(p.image);
+      bench.set_template(p.tmpl);
+      double variant1_ms = 0.0;
+      for (const Variant* v : chosen) {
+        const Measurement m = bench.run(*v, opt.iters, opt.no_check ? nullptr : ref);
+        if (only == nullptr && std::string(v->id) == "1") variant1_ms = m.median_ms;
+        char max_err[32];
+        std::snprintf(max_err, sizeof max_err, "max err %.1e", m.max_error);
+        row(*v, m.path, m.median_ms, m.peak, ratio(ref ? ref->ms : 0.0, m.median_ms), ratio(variant1_ms, m.median_ms),
+            hb::check_text(m.sums_exact, m.checked), !m.checked ? "skipped" : m.coefficients_ok ? max_err : "FAIL");
+        if (chosen.size() == 1) picture = bench.coefficients();
+        if (!m.ok())
+          failures.push_back("variant " + std::string(v->id) +
+                             (only ? std::string(" (") + to_string(m.path) + ")" : "") + ": " + m.failure);
       }
-      row(*v, m.path, m.median_ms, m.peak, ratio(ref ? ref->ms : 0.0, m.median_ms), ratio(variant1_ms, m.median_ms),
-          hb::check_text(m.sums_exact, m.checked), coefficients);
-      if (chosen.size() == 1) picture = bench.coefficients();
+    }
+    r.print(std::cout, opt.csv);
+    if (only == nullptr && !opt.csv) {  // the driver always has the reference
+      std::cout << "\nPeak (CPU reference): coefficient " << hb::fixed(ref->peak.value, 4) << " at "
+                << point(ref->peak.x, ref->peak.y) << "; the template was cut at " << point(p.tmpl.x, p.tmpl.y)
+                << ", so it matches itself at " << point(p.focus_x, p.focus_y) << ".\n";
     }
   }
-  r.print(std::cout, opt.csv);
-  return measured;
-}
+
+  // The sweep of figure 15.6: square templates of the given sizes centred on the default
+  // template's centre. A variant is left out of larger sizes once a call takes over the budget.
+  void sweep(const std::vector<const Variant*>& chosen) {
+    hb::Report r = report({"template", "w", "h", "id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "check"},
+                          std::string(program) + " (template-size sweep, figure 15.6)");
+    r.fact("templates", "squares centred at " + point(p.focus_x, p.focus_y) + ", clamped to the image");
+    add_rate_facts(r);
+    r.fact("budget", "a variant is left out of larger sizes once a call takes more than " +
+                         hb::fixed(d.budget_ms, 0) + " ms");
+    Bench bench(p.image);
+    std::map<const Variant*, bool> over_budget;
+    std::vector<std::pair<int, bool>> fft_wins;  // (size, whether the FFT route beat every direct variant)
+    const std::size_t pixels = p.image.pixels.size();
+    for (int side : d.sizes) {
+      if (side > p.image.width || side > p.image.height || side * side > kMaxTemplatePixels) continue;
+      const int x = std::clamp(p.focus_x - side / 2, 0, p.image.width - side);
+      const int y = std::clamp(p.focus_y - side / 2, 0, p.image.height - side);
+      Template t;
+      try {
+        t = cut_template(p.image, x, y, side, side);
+      } catch (const hb::UsageError&) {
+        continue;  // a flat square: nothing to correlate
+      }
+      bench.set_template(t);
+      Reference ref;
+      if (!opt.no_check) ref = compute_reference(p.image, t);
+      double best = 0, fft_rate = 0;
+      const std::string s = std::to_string(side);
+      for (const Variant* v : chosen) {
+        if (over_budget[v]) continue;
+        const Measurement m = bench.run(*v, opt.iters, opt.no_check ? nullptr : &ref);
+        if (!m.ok()) failures.push_back("variant " + std::string(v->id) + " at " + s + ": " + m.failure);
+        const double rate = mpix_per_s(pixels, m.median_ms);
+        if (v->path() == Path::Fft) fft_rate = rate;
+        else best = std::max(best, rate);
+        over_budget[v] = m.median_ms > d.budget_ms;
+        r.row({s + "x" + s, s, s, v->id, v->name, to_string(m.path), hb::fixed(m.median_ms, 3), hb::fixed(rate, 1),
+               hb::fixed(gtpix_per_s(pixels, t.pixels.size(), m.median_ms), 2), hb::check_text(m.ok(), m.checked)});
+      }
+      if (best > 0 && fft_rate > 0) fft_wins.emplace_back(side, fft_rate > best);
+    }
+    // The crossover: the smallest size from which on the FFT route beats every direct variant.
+    std::string crossover = "not measured (run the direct variants and variant 9 together)";
+    if (!fft_wins.empty()) {
+      int from = -1;
+      for (auto it = fft_wins.rbegin(); it != fft_wins.rend() && it->second; ++it) from = it->first;
+      crossover = from < 0 ? "the FFT route is slower than the best direct variant at every measured size"
+                           : "the FFT route beats every direct variant from " + dims(from, from) + " on";
+    }
+    r.fact("FFT crossover", crossover);
+    r.print(std::cout, opt.csv);
+  }
+};
 
 // Compares GPU sums with the CPU's exactly: empty when all agree, else how many differ and the
 // first and last few.
@@ -192,73 +272,17 @@ std::string compare_sums(const std::vector<CorrSums>& got, const std::vector<Exa
       bad.push_back(i);
   if (bad.empty()) return "";
   const auto text = [&](std::size_t i) {
-    std::ostringstream os;
-    os << "(" << i % width << ", " << i / width << "): got " << got[i].sum_i << "/" << got[i].sum_isq << "/"
-       << got[i].sum_it << ", want " << want[i].sum_i << "/" << want[i].sum_isq << "/" << want[i].sum_it;
-    return os.str();
+    const auto sums = [](const auto& s) {
+      return std::to_string(s.sum_i) + "/" + std::to_string(s.sum_isq) + "/" + std::to_string(s.sum_it);
+    };
+    return point(static_cast<int>(i % width), static_cast<int>(i / width)) + ": got " + sums(got[i]) + ", want " +
+           sums(want[i]);
   };
   std::string s = std::to_string(bad.size()) + " of " + std::to_string(got.size()) +
                   " pixels differ (SumI/SumISq/SumIT); first: ";
   for (std::size_t k = 0; k < bad.size() && k < 3; ++k) s += (k ? "; " : "") + text(bad[k]);
   if (bad.size() > 3) s += "; last: " + text(bad.back());
   return s;
-}
-
-// The sweep of figure 15.6: square templates of the given \p sizes centred on the default
-// template's centre. A variant is left out of larger sizes once a call takes over \p budget_ms.
-void run_sweep(const Problem& p, const hb::Cli& cli, const std::vector<int>& sizes, double budget_ms,
-               const std::vector<const Variant*>& chosen, const hb::DeviceInfo& dev,
-               std::vector<std::string>& failures) {
-  const hb::CommonOptions& opt = cli.options();
-  hb::Report r({"template", "w", "h", "id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "check"});
-  add_facts(r, "normalized_cross_correlation (template-size sweep, figure 15.6)", cli, &dev, p);
-  r.fact("templates", "squares centred at (" + std::to_string(p.focus_x) + ", " + std::to_string(p.focus_y) +
-                          "), clamped to the image");
-  add_rate_facts(r, opt);
-  r.fact("budget", "a variant is left out of larger sizes once a call takes more than " +
-                       hb::fixed(budget_ms, 0) + " ms");
-  Bench bench(p.image);
-  std::map<const Variant*, bool> over_budget;
-  std::vector<std::pair<int, bool>> fft_wins;  // (size, whether the FFT route beat every direct variant)
-  const std::size_t pixels = p.image.pixels.size();
-  for (int side : sizes) {
-    if (side > p.image.width || side > p.image.height || side * side > kMaxTemplatePixels) continue;
-    const int x = std::clamp(p.focus_x - side / 2, 0, p.image.width - side);
-    const int y = std::clamp(p.focus_y - side / 2, 0, p.image.height - side);
-    Template t;
-    try {
-      t = cut_template(p.image, x, y, side, side);
-    } catch (const hb::UsageError&) {
-      continue;  // a flat square: nothing to correlate
-    }
-    bench.set_template(t);
-    Reference ref;
-    if (!opt.no_check) ref = compute_reference(p.image, t);
-    double best = 0, fft_rate = 0;
-    for (const Variant* v : chosen) {
-      if (over_budget[v]) continue;
-      const Measurement m = bench.run(*v, opt.iters, opt.no_check ? nullptr : &ref);
-      if (!m.ok()) failures.push_back("variant " + std::string(v->id) + " at " + std::to_string(side) + ": " + m.failure);
-      const double rate = mpix_per_s(pixels, m.median_ms);
-      if (v->path == Path::Fft) fft_rate = rate;
-      else best = std::max(best, rate);
-      over_budget[v] = m.median_ms > budget_ms;
-      r.row({std::to_string(side) + "x" + std::to_string(side), std::to_string(side), std::to_string(side),
-             v->id, v->name, to_string(m.path), hb::fixed(m.median_ms, 3), hb::fixed(rate, 1),
-             hb::fixed(gtpix_per_s(pixels, t.pixels.size(), m.median_ms), 2), hb::check_text(m.ok(), m.checked)});
-    }
-    if (best > 0 && fft_rate > 0) fft_wins.emplace_back(side, fft_rate > best);
-  }
-  // The crossover: the smallest size from which on the FFT route beats every direct variant.
-  std::string crossover = "not measured (run the direct variants and variant 9 together)";
-  if (!fft_wins.empty()) {
-    int from = -1;
-    for (auto it = fft_wins.rbegin(); it != fft_wins.rend() && it->second; ++it) from = it->first;
-    crossover = from < 0 ? "the FFT route is slower than the best direct variant at every measured size"
-                         : "the FFT route beats every direct variant from " + dims(from, from) + " on";
-  }
-  r.fact("FFT crossover", crossover);
-  r.print(std::cout, opt.csv);
 }
 
 }  // namespace
@@ -294,8 +318,7 @@ Template make_template(std::vector<std::uint8_t> pixels, int width, int height) 
 
 Template cut_template(const hb::GrayImage& image, int x, int y, int width, int height) {
   validate_template_size(width, height);
-  const std::string where = "template " + dims(width, height) + " at (" + std::to_string(x) + ", " +
-                            std::to_string(y) + ")";
+  const std::string where = "template " + dims(width, height) + " at " + point(x, y);
   if (x < 0 || y < 0 || x > image.width - width || y > image.height - height)
     throw hb::UsageError(where + " (--xTemplate --yTemplate --wTemplate --hTemplate) is not inside the " +
                          dims(image.width, image.height) + " image");
@@ -335,14 +358,13 @@ hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::
     throw hb::UsageError("padded image of " + dims(width, height) + " pixels: more than " +
                          std::to_string(hb::kMaxPgmPixels) + " pixels");
   hb::GrayImage out{width, height, 255, std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height)};
-  for (int y = 0; y < height; ++y) {
+  for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x) {
       const std::size_t i = static_cast<std::size_t>(y) * width + x;
       out.pixels[i] = (x < image.width && y < image.height)
                           ? image.at(x, y)
                           : static_cast<std::uint8_t>(hb::hash64(seed + 0x9AD, i) >> 56);
     }
-  }
   return out;
 }
 
@@ -354,7 +376,7 @@ Problem make_problem(const ProblemOptions& o, std::uint64_t seed) {
   if (o.pad_width.has_value() != o.pad_height.has_value())
     throw hb::UsageError("--padWidth and --padHeight go together: give both or neither");
   Problem p;
-  int x = 0, y = 0, w = 0, h = 0;
+  int x = 0, y = 0, w = 0, h = 0;  // the default template
   if (!o.input.empty()) {
     p.image = hb::read_pgm(o.input);
     p.source = o.input;
@@ -366,10 +388,7 @@ Problem make_problem(const ProblemOptions& o, std::uint64_t seed) {
     hb::CoinScene scene = hb::make_coin_scene(hb::kSceneWidth, hb::kSceneHeight, seed);
     p.image = std::move(scene.image);
     p.source = "generated coin scene (seed " + std::to_string(seed) + ")";
-    x = scene.template_x;
-    y = scene.template_y;
-    w = scene.template_w;
-    h = scene.template_h;
+    std::tie(x, y, w, h) = std::tie(scene.template_x, scene.template_y, scene.template_w, scene.template_h);
   }
   p.original_width = p.image.width;
   p.original_height = p.image.height;
@@ -449,8 +468,7 @@ Measurement Bench::run(const Variant& v, int iters, const Reference* reference) 
   const Peak host = cpu_peak(host_coefficients_, ws_.width());
   if (host.x != m.peak.x || host.y != m.peak.y || host.value != m.peak.value) {
     m.coefficients_ok = false;
-    fail("peak: the GPU found (" + std::to_string(m.peak.x) + ", " + std::to_string(m.peak.y) + "), the host (" +
-         std::to_string(host.x) + ", " + std::to_string(host.y) + ")");
+    fail("peak: the GPU found " + point(m.peak.x, m.peak.y) + ", the host " + point(host.x, host.y));
   }
   return m;
 }
@@ -466,131 +484,77 @@ std::vector<std::vector<double>> neighbourhood(const std::vector<double>& coeffi
   return rows;
 }
 
-int variant_program_main(const char* program, const char* id, int argc, char** argv) {
+int program_main(const char* program, const char* id, int argc, char** argv) {
   return hb::run_main(program, [&] {
-    const Variant& v = hb::program_row(variants(), id, program);
-    hb::CliSpec spec;
-    spec.program = program;
-    spec.description = std::string("Chapter 15, variant ") + v.id + ": " + v.title +
-                       ". Correlates a template with an image (default: a generated coin scene "
-                       "and one of its coins), checks the result against the CPU and prints the "
-                       "rate in Mpix/s and G template-pixels/s.";
-    spec.n_unit = "pixels; not used here, the image sets the size";
-    hb::Cli cli(spec);
-    ProblemOptions po;
-    add_problem_options(cli.app(), po);
-    if (!parse(cli, argc, argv)) return 0;
-    const hb::CommonOptions& opt = cli.options();
-    const Problem p = make_problem(po, opt.seed);
-    if (!v.is_cpu()) require_texture_size(p);
-    // The CPU variant is the reference itself, checked or not; it needs no GPU and runs anywhere.
-    const bool with_reference = v.is_cpu() || !opt.no_check;
-    if (with_reference) require_reference_memory(p);
-
-    const std::optional<hb::DeviceInfo> dev = open_device(!v.is_cpu(), opt);
-    Reference ref;
-    if (with_reference) ref = compute_reference(p.image, p.tmpl);
-    std::vector<float> picture(ref.coefficients.begin(), ref.coefficients.end());
-    std::vector<const Variant*> chosen;
-    if (!v.is_cpu()) chosen.push_back(&v);
-    const auto measured = rate_table(program, cli, dev ? &*dev : nullptr, p, with_reference ? &ref : nullptr,
-                                     chosen, false, picture);
-    write_outputs(po, p, &picture);
-    for (const Measurement& m : measured)
-      if (!m.ok()) throw hb::CheckFailed("variant " + std::string(v.id) + " (" + to_string(m.path) + "): " + m.failure);
-    return 0;
-  });
-}
-
-int driver_main(int argc, char** argv) {
-  const char* program = "normalized_cross_correlation";
-  return hb::run_main(program, [&] {
+    const Variant* only = id != nullptr ? &hb::program_row(variants(), id, program) : nullptr;
     hb::CliSpec spec;
     spec.program = program;
     spec.description =
-        "Chapter 15 driver: normalized cross-correlation of a template with an image (default: "
-        "a generated coin scene). Prints the 9 x 9 coefficients around the template's position "
-        "(section 15.2) and every variant's rate in Mpix/s and G template-pixels/s (15.7); with "
-        "--sweep, the rate against the template size (figure 15.6). Use --padWidth 1024 "
-        "--padHeight 1024 for measurements.";
+        only != nullptr
+            ? std::string("Chapter 15, variant ") + only->id + ": " + only->title +
+                  ". Correlates a template with an image (default: a generated coin scene and one of its coins), "
+                  "checks the result against the CPU and prints the rate in Mpix/s and G template-pixels/s."
+            : "Chapter 15 driver: normalized cross-correlation of a template with an image (default: a generated "
+              "coin scene). Prints the 9 x 9 coefficients around the template's position (section 15.2) and every "
+              "variant's rate in Mpix/s and G template-pixels/s (15.7); with --sweep, the rate against the "
+              "template size (figure 15.6). Use --padWidth 1024 --padHeight 1024 for measurements.";
     spec.n_unit = "pixels; not used here, the image sets the size";
-    spec.variants = static_cast<int>(variants().size());
+    if (only == nullptr) spec.variants = static_cast<int>(variants().size());
     hb::Cli cli(spec);
     ProblemOptions po;
     add_problem_options(cli.app(), po);
-    bool sweep = false, only_neighbourhood = false;
-    std::vector<int> sizes = {8, 12, 16, 24, 32, 40, 48, 52, 64, 80, 96, 128, 160, 192, 256};
-    double budget_ms = 100.0;
-    cli.app().add_flag("--sweep", sweep, "print the template-size sweep (figure 15.6) instead");
-    cli.app()
-        .add_option("--sizes", sizes, "template sides of the sweep")
-        ->check(CLI::Range(1, kMaxTemplateSide))
-        ->delimiter(',')
-        ->capture_default_str();
-    cli.app()
-        .add_option("--budget-ms", budget_ms,
-                    "sweep: leave a variant out of larger templates once a call takes longer "
-                    "(0.001 to 1e6)")
-        ->capture_default_str();
-    cli.app().add_flag("--neighbourhood", only_neighbourhood,
-                       "print only the 9 x 9 neighbourhood of the template position");
-    if (!parse(cli, argc, argv)) return 0;
-    hb::require_range(budget_ms, 1e-3, 1e6, "--budget-ms");
-    if (sweep && only_neighbourhood) throw hb::UsageError("--sweep and --neighbourhood: choose one");
-    if (sweep && !po.output.empty())
+    DriverOptions d;
+    if (only == nullptr) add_driver_options(cli.app(), d);
+    if (!cli.parse(argc, argv)) return 0;
+    if (cli.app().count("--n") > 0)
+      throw hb::UsageError("--n: not used by this program; the image sets the size (--input, "
+                           "--padWidth/--padHeight)");
+    hb::require_range(d.budget_ms, 1e-3, 1e6, "--budget-ms");
+    if (d.sweep && d.only_neighbourhood) throw hb::UsageError("--sweep and --neighbourhood: choose one");
+    if (d.sweep && !po.output.empty())
       throw hb::UsageError("--output writes the coefficients of one template, not of a --sweep");
     const hb::CommonOptions& opt = cli.options();
     const Problem p = make_problem(po, opt.seed);
-    require_reference_memory(p);
 
     std::vector<const Variant*> chosen;
     for (const auto& v : variants())
-      if (!v.is_cpu() && (opt.variant < 0 || opt.variant == std::stoi(v.id))) chosen.push_back(&v);
-    if (sweep && chosen.empty()) throw hb::UsageError("--sweep measures GPU variants; --variant 0 has none");
-    const bool gpu_needed = !only_neighbourhood && !chosen.empty();
-    if (gpu_needed) require_texture_size(p);
-    const std::optional<hb::DeviceInfo> dev = open_device(gpu_needed, opt);
-    std::vector<std::string> failures;
+      if (!v.is_cpu() && (only != nullptr ? &v == only : opt.variant < 0 || opt.variant == std::stoi(v.id)))
+        chosen.push_back(&v);
+    const bool gpu = !d.only_neighbourhood && !chosen.empty();
+    // The driver always has the reference; a variant's own program unless --no-check, but the
+    // CPU variant is the reference itself, checked or not.
+    const bool with_reference = only == nullptr || only->is_cpu() || !opt.no_check;
+    // Too large for a GPU texture or for the reference's memory: a variant's own program says
+    // the first, the driver the second.
+    if (only != nullptr && gpu) require_texture_size(p);
+    if (with_reference) require_reference_memory(p);
+    if (d.sweep && chosen.empty()) throw hb::UsageError("--sweep measures GPU variants; --variant 0 has none");
+    if (only == nullptr && gpu) require_texture_size(p);
+    std::optional<hb::DeviceInfo> dev;
+    if (gpu) {
+      hb::select_device(opt.device);
+      dev = hb::query_device(opt.device);
+    }
+    Run run{program, only, cli, po, d, p, dev ? &*dev : nullptr};
 
-    if (sweep) {
-      run_sweep(p, cli, sizes, budget_ms, chosen, *dev, failures);
-      write_outputs(po, p, nullptr);
+    if (d.sweep) {
+      run.sweep(chosen);
+      run.write_outputs(nullptr);
     } else {
-      const Reference ref = compute_reference(p.image, p.tmpl);
-      if (!opt.csv || only_neighbourhood) {
-        std::vector<std::string> columns = {"dy \\ dx"};
-        for (int dx = -4; dx <= 4; ++dx) columns.push_back(std::to_string(dx));
-        hb::Report nb(columns);
-        add_facts(nb, std::string(program) + " (neighbourhood of the template, section 15.2)", cli, nullptr, p);
-        nb.fact("template", describe_template(p.tmpl));
-        nb.fact("centre", "output (" + std::to_string(p.focus_x) + ", " + std::to_string(p.focus_y) +
-                              "), where the template matches itself; coefficients of the CPU reference");
-        const auto rows = neighbourhood(ref.coefficients, p.image.width, p.image.height, p.focus_x, p.focus_y);
-        for (int dy = -4; dy <= 4; ++dy) {
-          std::vector<std::string> cells = {std::to_string(dy)};
-          for (double c : rows[dy + 4]) cells.push_back(hb::fixed(c, 2));
-          nb.row(cells);
-        }
-        nb.print(std::cout, opt.csv);
-        if (!only_neighbourhood) std::cout << '\n';
+      Reference ref;
+      if (with_reference) ref = compute_reference(p.image, p.tmpl);
+      if (only == nullptr && (!opt.csv || d.only_neighbourhood)) {
+        run.print_neighbourhood(ref);
+        if (!d.only_neighbourhood) std::cout << '\n';
       }
       std::vector<float> picture(ref.coefficients.begin(), ref.coefficients.end());
-      if (!only_neighbourhood) {
-        const auto measured = rate_table(program, cli, dev ? &*dev : nullptr, p, &ref, chosen, true, picture);
-        for (std::size_t i = 0; i < measured.size(); ++i)
-          if (!measured[i].ok()) failures.push_back("variant " + std::string(chosen[i]->id) + ": " + measured[i].failure);
-        if (!opt.csv) {
-          std::cout << "\nPeak (CPU reference): coefficient " << hb::fixed(ref.peak.value, 4) << " at ("
-                    << ref.peak.x << ", " << ref.peak.y << "); the template was cut at (" << p.tmpl.x << ", "
-                    << p.tmpl.y << "), so it matches itself at (" << p.focus_x << ", " << p.focus_y << ").\n";
-        }
-      }
-      write_outputs(po, p, &picture);
+      if (!d.only_neighbourhood) run.rate_table(with_reference ? &ref : nullptr, chosen, picture);
+      run.write_outputs(&picture);
     }
-    if (!failures.empty()) {
-      std::string msg = std::to_string(failures.size()) + " variant(s) differ from the CPU: ";
-      for (std::size_t i = 0; i < failures.size() && i < 3; ++i) msg += (i ? " | " : "") + failures[i];
-      throw hb::CheckFailed(msg);
+    if (!run.failures.empty()) {
+      std::string msg = std::to_string(run.failures.size()) + " variant(s) differ from the CPU: ";
+      for (std::size_t i = 0; i < run.failures.size() && i < 3; ++i) msg += (i ? " | " : "") + run.failures[i];
+      throw hb::CheckFailed(only != nullptr ? run.failures.front() : msg);
     }
     return 0;
   });

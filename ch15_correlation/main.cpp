@@ -4,5 +4,7 @@
 #include "hb/program.h"
 
 int main(int argc, char** argv) {
-  return hb::chapter_main(argc, argv, ch15::variant_program_main, ch15::driver_main);
+  return hb::chapter_main(argc, argv, ch15::program_main, [](int n, char** args) {
+    return ch15::program_main("normalized_cross_correlation", nullptr, n, args);
+  });
 }

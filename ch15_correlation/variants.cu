@@ -17,33 +17,22 @@
 namespace ch15 {
 
 const std::vector<Variant>& variants() {
-  // clang-format off
+  constexpr Preparer constant = prepare_constant_template;
   static const std::vector<Variant> table = {
-    {"0", "cpu", "CPU reference: exact 64-bit sums, coefficient in double (15.1)",
-     nullptr, nullptr, Path::Cpu},
-    {"1", "tex_tex", "image and template in textures (listings 15.1, 15.2)",
-     corr1_tex_tex, prepare_nothing, Path::TexTex},
-    {"2", "tex_constant", "template in constant memory (listings 15.3, 15.4)",
-     corr2_tex_constant, prepare_constant_template, Path::TexConstant},
-    {"3", "shared", "image tile in shared memory (listings 15.5, 15.6)",
-     corr3_shared, prepare_constant_template, Path::Shared},
-    {"4", "shared_umul24", "24-bit multiplies, the SM 1.x path (15.5.1)",
-     corr4_shared_umul24, prepare_constant_template, Path::SharedUmul24},
-    {"5", "shared4", "inner loop unrolled by 4 (15.5.2)",
-     corr5_shared4, prepare_constant_template, Path::Shared4},
-    {"6", "shared_fixed", "template size known at compile time (15.7)",
-     corr6_shared_fixed, prepare_constant_template, Path::SharedFixed},
-    {"7", "dp4a", "packed byte dot products, box sums (beyond the text)",
-     corr7_dp4a, prepare7_dp4a, Path::Dp4a},
-    {"8", "tensor", "8-bit tensor cores, box sums (beyond the text)",
-     corr8_tensor, prepare8_tensor, Path::Tensor,
-     {80, "variant 7's byte dot products (__dp4a): no 8-bit mma.sync before 8.0"}, Path::Dp4a},
-    {"9", "fft", "FFT numerator, summed-area tables (15.8, Lewis)",
-     corr9_fft, prepare9_fft, Path::Fft},
-    {"10", "shared_async", "image tiles staged by cuda::memcpy_async, double-buffered",
-     corr10_shared_async, prepare_constant_template, kPathSharedAsync},
+      {"0", "cpu", "CPU reference: exact 64-bit sums, coefficient in double (15.1)", nullptr, nullptr},
+      {"1", "tex_tex", "image and template in textures (listings 15.1, 15.2)", corr1_tex_tex, prepare_nothing},
+      {"2", "tex_constant", "template in constant memory (listings 15.3, 15.4)", corr2_tex_constant, constant},
+      {"3", "shared", "image tile in shared memory (listings 15.5, 15.6)", corr3_shared, constant},
+      {"4", "shared_umul24", "24-bit multiplies, the SM 1.x path (15.5.1)", corr4_shared_umul24, constant},
+      {"5", "shared4", "inner loop unrolled by 4 (15.5.2)", corr5_shared4, constant},
+      {"6", "shared_fixed", "template size known at compile time (15.7)", corr6_shared_fixed, constant},
+      {"7", "dp4a", "packed byte dot products, box sums (beyond the text)", corr7_dp4a, prepare7_dp4a},
+      {"8", "tensor", "8-bit tensor cores, box sums (beyond the text)", corr8_tensor, prepare8_tensor,
+       {80, "variant 7's byte dot products (__dp4a): no 8-bit mma.sync before 8.0"}, Path::Dp4a},
+      {"9", "fft", "FFT numerator, summed-area tables (15.8, Lewis)", corr9_fft, prepare9_fft},
+      {"10", "shared_async", "image tiles staged by cuda::memcpy_async, double-buffered", corr10_shared_async,
+       constant},
   };
-  // clang-format on
   return table;
 }
 
