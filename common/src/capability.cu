@@ -15,16 +15,31 @@ namespace {
 // virtual architecture the driver loaded for this GPU.
 __global__ void probe_kernel() {}
 
-std::vector<std::string>& skips() {
-  static std::vector<std::string> list;
-  return list;
-}
+std::vector<std::string> skips;
 
 int current_device() {
   int device = 0;
   HB_CUDA_CHECK(cudaGetDevice(&device));
   return device;
 }
+
+// compute(device) for the current device, computed once per device: launchers ask on every
+// call.
+template <typename T, typename F>
+T per_device(F compute) {
+  static std::mutex mutex;
+  static std::map<int, T> cache;
+  const int device = current_device();
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = cache.find(device); it != cache.end()) return it->second;
+  }
+  const T value = compute(device);
+  const std::lock_guard<std::mutex> lock(mutex);
+  return cache.emplace(device, value).first->second;
+}
+
+std::string kib_text(std::size_t bytes) { return std::to_string((bytes + 1023) / 1024) + " KiB"; }
 
 }  // namespace
 
@@ -50,10 +65,9 @@ bool needs_anything(const Needs& needs) {
 std::string needs_text(const Needs& needs) {
   std::string text;
   if (needs.cc > kOldestCapability) text = "compute capability " + capability_text(needs.cc);
-  if (needs.shared_bytes > architecture_shared_limit(kOldestCapability)) {
-    if (!text.empty()) text += " and ";
-    text += std::to_string((needs.shared_bytes + 1023) / 1024) + " KiB of shared memory per block";
-  }
+  if (needs.shared_bytes > architecture_shared_limit(kOldestCapability))
+    text += (text.empty() ? "" : " and ") + kib_text(needs.shared_bytes) +
+            " of shared memory per block";
   return text.empty() ? "any GPU" : text;
 }
 
@@ -80,16 +94,11 @@ Capability device_capability(int device) {
 }
 
 Capability code_capability() {
-  static std::mutex mutex;
-  static std::map<int, Capability> cache;
-  const int device = current_device();
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = cache.find(device); it != cache.end()) return it->second;
-  cudaFuncAttributes attr{};
-  HB_CUDA_CHECK(cudaFuncGetAttributes(&attr, probe_kernel));
-  const Capability cc = attr.ptxVersion > 0 ? attr.ptxVersion : attr.binaryVersion;
-  cache[device] = cc;
-  return cc;
+  return per_device<Capability>([](int) {
+    cudaFuncAttributes attr{};
+    HB_CUDA_CHECK(cudaFuncGetAttributes(&attr, probe_kernel));
+    return attr.ptxVersion > 0 ? attr.ptxVersion : attr.binaryVersion;
+  });
 }
 
 std::string capability_summary() {
@@ -100,24 +109,15 @@ std::string capability_summary() {
 }
 
 std::size_t shared_per_block_limit() {
-  // Launchers ask on every call, so the answer is kept per device.
-  static std::mutex mutex;
-  static std::map<int, std::size_t> cache;
-  const int device = current_device();
-  const Capability code = code_capability();
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = cache.find(device); it != cache.end()) return it->second;
-  int optin = 0;
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  const std::size_t limit =
-      std::min(static_cast<std::size_t>(optin), architecture_shared_limit(code));
-  cache[device] = limit;
-  return limit;
+  return per_device<std::size_t>([](int device) {
+    int optin = 0;
+    HB_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    return std::min(static_cast<std::size_t>(optin), architecture_shared_limit(code_capability()));
+  });
 }
 
 Form form_for(const Needs& needs, Capability cc, std::size_t shared_bytes) {
-  const bool headline = cc >= needs.cc && shared_bytes >= needs.shared_bytes;
-  if (headline) return Form::Headline;
+  if (cc >= needs.cc && shared_bytes >= needs.shared_bytes) return Form::Headline;
   return needs.below != nullptr ? Form::Portable : Form::None;
 }
 
@@ -137,9 +137,9 @@ std::string left_out_reason(const Needs& needs) {
   }
   const std::size_t limit = shared_per_block_limit();
   if (limit < needs.shared_bytes)
-    return "needs " + std::to_string((needs.shared_bytes + 1023) / 1024) +
-           " KiB of shared memory per block, this GPU grants " + std::to_string(limit / 1024) +
-           " KiB to code built for " + capability_text(code);
+    return "needs " + kib_text(needs.shared_bytes) + " of shared memory per block, this GPU " +
+           "grants " + std::to_string(limit / 1024) + " KiB to code built for " +
+           capability_text(code);
   return "runs here";
 }
 
@@ -147,16 +147,12 @@ void require_runs_here(const Needs& needs) {
   if (form_here(needs) == Form::None) throw LeftOut(left_out_reason(needs));
 }
 
-void note_test_skip(const std::string& what, const std::string& reason) {
-  skips().push_back(what + ": " + reason);
-}
-
 bool test_runs_here(const Needs& needs, const std::string& what) {
   if (form_here(needs) != Form::None) return true;
-  note_test_skip(what, left_out_reason(needs));
+  skips.push_back(what + ": " + left_out_reason(needs));
   return false;
 }
 
-const std::vector<std::string>& noted_test_skips() { return skips(); }
+const std::vector<std::string>& noted_test_skips() { return skips; }
 
 }  // namespace hb

@@ -46,23 +46,21 @@ std::string capability_text(Capability cc);
 Capability device_capability(int device);
 
 /// The capability the kernels of this program run with on the current device: the virtual
-/// architecture they were compiled for (the ptxVersion of a probe kernel built with the same
-/// architectures as every kernel of the program). It equals device_capability() for a build
-/// for that GPU and is lower where the driver JIT-compiles PTX of an older architecture.
-/// Throws CudaError when the program holds no code this GPU can load.
+/// architecture they were compiled for (the ptxVersion of a probe kernel built like every
+/// kernel of the program), lower than device_capability() where the driver JIT-compiles PTX of
+/// an older architecture. Throws CudaError when the program holds no code this GPU can load.
 Capability code_capability();
 
-/// The current device's capability for a report: "9.0", or "9.0, running code built for 8.0"
-/// when the driver runs PTX of an older architecture.
+/// The current device's capability for a report: "9.0", or "9.0, running code built for 8.0".
 std::string capability_summary();
 
 /// The shared memory per block (bytes, opt-in) that the code may rely on on the current device:
-/// the device's own limit, capped by what every GPU of the code's architecture grants (64 KiB on
-/// 7.5, 99 KiB on 8.6, 8.9 and 12.0, 163 KiB on 8.0, 227 KiB on 9.0 and 10.0), so that a JIT run
-/// of old code on a new GPU keeps the old GPU's limits.
+/// the device's own limit, capped by architecture_shared_limit(code_capability()), so that a
+/// JIT run of old code on a new GPU keeps the old GPU's limits.
 std::size_t shared_per_block_limit();
 
-/// The opt-in shared memory per block that every GPU of architecture \p cc grants (bytes).
+/// The opt-in shared memory per block that every GPU of architecture \p cc grants (bytes): 64 KiB
+/// on 7.5, 99 KiB on 8.6, 8.9 and 12.0, 163 KiB on 8.0, 227 KiB on 9.0 and 10.0.
 std::size_t architecture_shared_limit(Capability cc);
 
 /// The architectures CUDA 13 builds for, oldest first: 75, 80, 86, 89, 90, 100, 120.
@@ -99,10 +97,8 @@ class LeftOut : public std::runtime_error {
 /// Throws LeftOut with left_out_reason() when \p needs leaves the variant out here.
 void require_runs_here(const Needs& needs);
 
-/// Records, inside a Catch2 test, that the test could not run \p what here and why; the test
-/// main reports a run whose only outcome is such skips as Skipped (exit 77), never Passed.
-void note_test_skip(const std::string& what, const std::string& reason);
-/// Whether the variant runs here; if not, notes the skip (note_test_skip) and returns false.
+/// Inside a Catch2 test: whether the variant runs here; if not, notes the skip and returns
+/// false. The test main reports a run whose only outcome is such skips as Skipped (exit 77).
 bool test_runs_here(const Needs& needs, const std::string& what);
 /// The skips noted so far, one line each ("<what>: <reason>").
 const std::vector<std::string>& noted_test_skips();

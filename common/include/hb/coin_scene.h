@@ -1,14 +1,12 @@
 /// \file
 /// \brief A deterministic 8-bit test scene: coins of several sizes on a shaded background,
-///        with noise. It stands in for coins.pgm, the photograph that chapter 15 of the book
-///        searches, so that every program of that chapter runs with no files; the histogram
-///        chapter counts it too, as its photograph-like distribution. Both chapters use it, so
-///        it lives in the shared layer; it needs only hb/pgm.h and hb/random.h.
+///        with noise. It stands in for coins.pgm, the photograph chapter 15 of the book searches,
+///        so that every program of that chapter runs with no files; the histogram chapter
+///        counts it too, as its photograph-like distribution.
 ///
-/// The scene is a pure function of (width, height, seed): the same arguments give the same
-/// pixels on every machine. Coins are placed at fixed fractions of the image size and scale
-/// with it. At the default size of 300 x 246 pixels (the size of the book's image), the
-/// lower-right dime fills the 52 x 52 rectangle at (210, 148), which is the book's default
+/// The scene is a pure function of (width, height, seed). Coins are placed at fixed fractions
+/// of the image size and scale with it. At the default size of 300 x 246 pixels (the book's
+/// image), the lower-right dime fills the 52 x 52 rectangle at (210, 148), the book's default
 /// template.
 #pragma once
 
@@ -42,23 +40,16 @@ struct CoinScene {
   int template_x = 0, template_y = 0, template_w = 0, template_h = 0;
 };
 
-/// Width of the default scene (the book's coins.pgm is 300 x 246).
-constexpr int kSceneWidth = 300;
-/// Height of the default scene.
-constexpr int kSceneHeight = 246;
+/// The size of the default scene (the book's coins.pgm is 300 x 246).
+constexpr int kSceneWidth = 300, kSceneHeight = 246;
 
-/// Generates the scene.
-/// \param width image width in pixels, at least 32
-/// \param height image height in pixels, at least 32
-/// \param seed seed of the noise and of each coin's relief texture
-/// \return the image (maxval 255) with its coins and the default template
-/// \throws hb::UsageError when a side is below 32 or above hb::kMaxPgmSide, or the image
-///         has more than hb::kMaxPgmPixels pixels
+/// Generates the scene (maxval 255); \p seed seeds the noise and each coin's relief texture.
+/// Throws hb::UsageError when a side is below 32 or above hb::kMaxPgmSide, or the image has
+/// more than hb::kMaxPgmPixels pixels.
 CoinScene make_coin_scene(int width = kSceneWidth, int height = kSceneHeight,
                           std::uint64_t seed = 20261122);
 
 /// "dime", "penny", "nickel" or "quarter".
-/// \param kind the kind of coin
 std::string to_string(CoinKind kind);
 
 }  // namespace hb

@@ -72,10 +72,6 @@ std::string describe(BlockRule rule);
 /// Throws hb::UsageError naming \p variant (e.g. "variant 4") unless \p rule allows \p threads.
 void require_threads(const std::string& variant, BlockRule rule, int threads);
 
-}  // namespace hb
-
-namespace hb {
-
 /// Calls `f(std::integral_constant<int, t>{})` for the power of two t equal to \p threads,
 /// Lo <= t <= Hi: the switch that turns a run-time block size into a template argument
 /// (listing 12.4 writes it out by hand; later variants use this). Throws std::logic_error
