@@ -20,28 +20,24 @@ std::size_t parse_size(const std::string& text, const std::string& flag) {
     return UsageError(flag + " " + quote_arg(text) + ": " + why);
   };
   if (text.empty()) throw bad("empty value (expected a count such as 1000, 64K, 128M or 1G)");
-  std::size_t pos = 0;
-  unsigned long long value = 0;
-  const unsigned long long max = std::numeric_limits<std::size_t>::max();
-  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
-    const unsigned digit = static_cast<unsigned>(text[pos] - '0');
-    if (value > (max - digit) / 10) throw bad("too large");
-    value = value * 10 + digit;
-    ++pos;
-  }
-  if (pos == 0) throw bad("not a non-negative whole number (expected e.g. 1000, 64K, 128M, 1G)");
+  const char* const end = text.data() + text.size();
+  std::size_t value = 0;
+  const auto [pos, ec] = std::from_chars(text.data(), end, value);
+  if (pos == text.data())
+    throw bad("not a non-negative whole number (expected e.g. 1000, 64K, 128M, 1G)");
+  if (ec == std::errc::result_out_of_range) throw bad("too large");
   unsigned shift = 0;
-  if (pos < text.size()) {
-    switch (text[pos]) {
+  if (pos != end) {
+    switch (*pos) {
       case 'k': case 'K': shift = 10; break;
       case 'm': case 'M': shift = 20; break;
       case 'g': case 'G': shift = 30; break;
-      default: throw bad(std::string("unknown suffix '") + text.substr(pos) + "' (use K, M or G)");
+      default: throw bad("unknown suffix '" + std::string(pos, end) + "' (use K, M or G)");
     }
-    if (pos + 1 != text.size()) throw bad("unexpected characters after the suffix");
+    if (pos + 1 != end) throw bad("unexpected characters after the suffix");
   }
-  if (shift > 0 && value > (max >> shift)) throw bad("too large");
-  return static_cast<std::size_t>(value << shift);
+  if (value > (std::numeric_limits<std::size_t>::max() >> shift)) throw bad("too large");
+  return value << shift;
 }
 
 namespace {
@@ -59,51 +55,52 @@ std::string without_leading_zeros(const std::string& digits) {
   return first == std::string::npos ? "0" : digits.substr(first);
 }
 
+// Whether the decimal text \p s fits a T.
+template <typename T>
+bool fits(const std::string& s) {
+  T v = 0;
+  return std::from_chars(s.data(), s.data() + s.size(), v).ec == std::errc();
+}
+
 // Why \p text is not a number of \p kind, or "" when it is; \p canonical receives its plain
 // decimal form.
 std::string number_problem(const std::string& text, NumberKind kind, std::string& canonical) {
   const std::string shown = quote_arg(text);
   if (text.empty()) return "empty value (give a number, or leave the option out)";
   switch (kind) {
-    case NumberKind::Unsigned: {
-      const std::string range = std::to_string(std::numeric_limits<std::uint64_t>::max());
-      if (!all_digits(text, 0, text.size()))
-        return shown + " is not a whole number from 0 to " + range + " (decimal digits only)";
-      canonical = without_leading_zeros(text);
-      std::uint64_t v = 0;
-      const auto r = std::from_chars(canonical.data(), canonical.data() + canonical.size(), v);
-      if (r.ec != std::errc()) return shown + " is larger than " + range;
-      return "";
-    }
+    case NumberKind::Unsigned:
     case NumberKind::Signed: {
-      const bool negative = text[0] == '-';
-      const std::size_t start = negative ? 1 : 0;
+      const bool is_signed = kind == NumberKind::Signed;
+      const std::size_t start = is_signed && text[0] == '-' ? 1 : 0;
+      const std::string range = std::to_string(std::numeric_limits<std::uint64_t>::max());
       if (!all_digits(text, start, text.size()))
-        return shown + " is not a whole number (an optional '-' and decimal digits only)";
-      canonical = (negative ? "-" : "") + without_leading_zeros(text.substr(start));
+        return shown + (is_signed ? " is not a whole number (an optional '-' and decimal digits only)"
+                                  : " is not a whole number from 0 to " + range +
+                                        " (decimal digits only)");
+      canonical = text.substr(0, start) + without_leading_zeros(text.substr(start));
       if (canonical == "-0") canonical = "0";
-      std::int64_t v = 0;
-      const auto r = std::from_chars(canonical.data(), canonical.data() + canonical.size(), v);
-      if (r.ec != std::errc()) return shown + " is out of the range of a 64-bit whole number";
+      if (is_signed ? !fits<std::int64_t>(canonical) : !fits<std::uint64_t>(canonical))
+        return shown + (is_signed ? " is out of the range of a 64-bit whole number"
+                                  : " is larger than " + range);
       return "";
     }
     case NumberKind::Real: {
       // [-] (digits [. digits*] | . digits) [(e|E) [+|-] digits]
       std::size_t i = text[0] == '-' ? 1 : 0;
-      const std::size_t int_start = i;
-      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-      bool mantissa = i > int_start;
-      if (i < text.size() && text[i] == '.') {
-        const std::size_t frac_start = ++i;
+      const auto digits = [&] {  // skips a run of digits; whether there was one
+        const std::size_t from = i;
         while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-        mantissa = mantissa || i > frac_start;
+        return i > from;
+      };
+      bool ok = digits();
+      if (i < text.size() && text[i] == '.') {
+        ++i;
+        ok = digits() || ok;
       }
-      bool ok = mantissa;
       if (ok && i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
         ++i;
         if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
-        ok = all_digits(text, i, text.size());
-        i = text.size();
+        ok = digits();
       }
       if (!ok || i != text.size())
         return shown + " is not a decimal number (such as 2, -0.5, .25 or 1e-3)";

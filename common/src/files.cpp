@@ -45,11 +45,27 @@ std::string folder_of(const std::string& path) {
 // ".<name>.<what>-<process id>-<counter>".
 std::string temporary_name(const std::string& path, const char* what) {
   static std::atomic<unsigned> counter{0};
-  const auto slash = path.find_last_of('/');
-  const std::string prefix = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  return prefix + "." + base + "." + what + "-" + std::to_string(::getpid()) + "-" +
+  const std::size_t base = path.find_last_of('/') + 1;  // 0 without a slash
+  return path.substr(0, base) + "." + path.substr(base) + "." + what + "-" + std::to_string(::getpid()) + "-" +
          std::to_string(counter++);
+}
+
+// Writes all of \p data to \p fd; returns 0 or the errno of the failure.
+int write_all(int fd, const std::string& data) {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
+[[noreturn]] void write_failed(const std::string& path, int error) {
+  throw std::runtime_error(printable(path) + ": write error: " + reason(error));
 }
 
 }  // namespace
@@ -112,46 +128,19 @@ void check_output_path(const std::string& path, const std::string& flag) {
   ::unlink(probe.c_str());
 }
 
-namespace {
-
-// Writes all of \p data to \p fd; returns 0 or the errno of the failure.
-int write_all(int fd, const std::string& data) {
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  return 0;
-}
-
-[[noreturn]] void write_failed(const std::string& path, int error) {
-  throw std::runtime_error(printable(path) + ": write error: " + reason(error));
-}
-
-}  // namespace
-
 void write_file(const std::string& path, const std::string& data) {
-  if (kind_of(path) == Kind::Other) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) write_failed(path, errno);
-    int error = write_all(fd, data);
-    if (::close(fd) != 0 && error == 0) error = errno;
-    if (error != 0) write_failed(path, error);
-    return;
-  }
-  const std::string temp = temporary_name(path, "tmp");
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  // A device or FIFO is written directly, a regular file through a temporary one.
+  const bool direct = kind_of(path) == Kind::Other;
+  const std::string temp = direct ? path : temporary_name(path, "tmp");
+  const int fd = direct ? ::open(path.c_str(), O_WRONLY | O_CLOEXEC)
+                        : ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0) write_failed(path, errno);
   int error = write_all(fd, data);
-  if (error == 0 && ::fsync(fd) != 0 && errno != EINVAL) error = errno;
+  if (!direct && error == 0 && ::fsync(fd) != 0 && errno != EINVAL) error = errno;
   if (::close(fd) != 0 && error == 0) error = errno;
-  if (error == 0 && std::rename(temp.c_str(), path.c_str()) != 0) error = errno;
+  if (!direct && error == 0 && std::rename(temp.c_str(), path.c_str()) != 0) error = errno;
   if (error != 0) {
-    ::unlink(temp.c_str());
+    if (!direct) ::unlink(temp.c_str());
     write_failed(path, error);
   }
 }

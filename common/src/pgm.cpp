@@ -29,7 +29,7 @@ class Parser {
     if (p != 'P' || (digit != '5' && digit != '2'))
       fail("it does not start with the magic number P5 (binary) or P2 (ASCII)");
     const bool binary = digit == '5';
-    if (!at_end() && !is_space(peek()) && peek() != '#')
+    if (!at_end() && !std::isspace(peek()) && peek() != '#')
       fail("the magic number must be followed by white space");
     GrayImage img;
     const auto w = number("width", kMaxPgmSide);
@@ -47,17 +47,12 @@ class Parser {
     img.height = static_cast<int>(h);
     img.maxval = static_cast<int>(maxval);
     const std::size_t count = std::size_t(w) * h;
-    if (binary) {
-      read_raster(img, count);
-    } else {
-      read_plain(img, count);
-    }
+    if (binary) read_raster(img, count);
+    else read_plain(img, count);
     return img;
   }
 
  private:
-  static bool is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-                                       c == '\v' || c == '\f'; }
   bool at_end() { return peek() == std::char_traits<char>::eof(); }
   int peek() { return in_.peek(); }
   int get() {
@@ -79,7 +74,7 @@ class Parser {
       const int c = peek();
       if (c == '#') {
         skip_comment();
-      } else if (is_space(c)) {
+      } else if (std::isspace(c)) {
         get();
       } else {
         break;
@@ -100,7 +95,7 @@ class Parser {
       v = v * 10 + static_cast<unsigned long>(get() - '0');
       if (v > max) fail(std::string(what) + " is larger than " + std::to_string(max));
     }
-    if (!at_end() && !is_space(peek()) && peek() != '#')
+    if (!at_end() && !std::isspace(peek()) && peek() != '#')
       fail("unexpected character " + shown(peek()) + " after the " + what);
     return v;
   }
@@ -140,10 +135,13 @@ class Parser {
       fail("truncated: expected " + std::to_string(count) + " bytes of pixel data, found " +
            std::to_string(have));
     img.pixels.resize(count);
-    for (std::size_t i = 0; i < count; ++i)
-      if (img.pixels[i] > img.maxval)
-        fail("pixel " + std::to_string(i) + " has value " + std::to_string(img.pixels[i]) +
-             ", above maxval " + std::to_string(img.maxval));
+    for (std::size_t i = 0; i < count; ++i) check_pixel(img, i, img.pixels[i]);
+  }
+
+  void check_pixel(const GrayImage& img, std::size_t i, unsigned long v) const {
+    if (v > static_cast<unsigned long>(img.maxval))
+      fail("pixel " + std::to_string(i) + " has value " + std::to_string(v) + ", above maxval " +
+           std::to_string(img.maxval));
   }
 
   // P2: \p count decimal values separated by white space (and comments).
@@ -160,9 +158,7 @@ class Parser {
         fail("truncated: expected " + std::to_string(count) + " pixel values, found " +
              std::to_string(i));
       const auto v = number("pixel value", 65535);
-      if (v > static_cast<unsigned long>(img.maxval))
-        fail("pixel " + std::to_string(i) + " has value " + std::to_string(v) +
-             ", above maxval " + std::to_string(img.maxval));
+      check_pixel(img, i, v);
       img.pixels.push_back(static_cast<std::uint8_t>(v));
     }
     if (in_.bad()) fail("read error");
@@ -205,14 +201,10 @@ std::string format_pgm(const GrayImage& image, PgmFormat format) {
   if (format == PgmFormat::Binary) {
     out.append(image.pixels.begin(), image.pixels.end());
   } else {
-    // Plain PGM lines should stay under 70 characters.
-    int on_line = 0;
-    for (std::uint8_t p : image.pixels) {
-      out += std::to_string(p);
-      out += (++on_line == 16) ? '\n' : ' ';
-      if (on_line == 16) on_line = 0;
-    }
-    if (on_line != 0) out += '\n';
+    // Plain PGM lines should stay under 70 characters: 16 values a line.
+    for (std::size_t i = 0; i < image.pixels.size(); ++i)
+      out += std::to_string(image.pixels[i]) + (i % 16 == 15 ? '\n' : ' ');
+    if (image.pixels.size() % 16 != 0) out += '\n';
   }
   return out;
 }
