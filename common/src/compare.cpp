@@ -9,15 +9,14 @@ namespace {
 template <typename Int, typename F>
 std::uint64_t ordered_distance(F a, F b) {
   if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<std::uint64_t>::max();
-  Int ia, ib;
-  std::memcpy(&ia, &a, sizeof a);
-  std::memcpy(&ib, &b, sizeof b);
-  const Int sign = Int(1) << (sizeof(Int) * 8 - 1);
   // Negative values count down from -0, positive values up from +0.
-  const long double la = ia < 0 ? -static_cast<long double>(ia & ~sign) : static_cast<long double>(ia);
-  const long double lb = ib < 0 ? -static_cast<long double>(ib & ~sign) : static_cast<long double>(ib);
-  const long double d = la > lb ? la - lb : lb - la;
-  return static_cast<std::uint64_t>(d);
+  const auto line = [](F f) {
+    Int i;
+    std::memcpy(&i, &f, sizeof f);
+    const long double magnitude = static_cast<long double>(i & std::numeric_limits<Int>::max());
+    return i < 0 ? -magnitude : magnitude;
+  };
+  return static_cast<std::uint64_t>(std::fabs(line(a) - line(b)));
 }
 }  // namespace
 

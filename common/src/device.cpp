@@ -89,10 +89,8 @@ DeviceInfo query_device(int index) {
   d.memory_bus_bits = attr(cudaDevAttrGlobalMemoryBusWidth);
   d.l2_bytes = static_cast<std::size_t>(attr(cudaDevAttrL2CacheSize));
   d.shared_per_block_optin = static_cast<std::size_t>(attr(cudaDevAttrMaxSharedMemoryPerBlockOptin));
-  d.shared_per_sm = static_cast<std::size_t>(attr(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
   d.max_threads_per_sm = attr(cudaDevAttrMaxThreadsPerMultiProcessor);
   d.async_engines = attr(cudaDevAttrAsyncEngineCount);
-  d.can_map_host = attr(cudaDevAttrCanMapHostMemory) != 0;
   HB_CUDA_CHECK(cudaDriverGetVersion(&d.driver_version));
   HB_CUDA_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
   return d;

@@ -41,16 +41,12 @@ std::string read_text_file(const std::string& path) {
 }
 
 std::string normalize_space(const std::string& text) {
+  const char* space = " \n\t\r";
   std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-      space = true;
-    } else {
-      if (space && !out.empty()) out += ' ';
-      out += c;
-      space = false;
-    }
+  for (std::size_t b = text.find_first_not_of(space); b != std::string::npos;) {
+    const std::size_t e = text.find_first_of(space, b);
+    out += (out.empty() ? "" : " ") + text.substr(b, e - b);
+    b = text.find_first_not_of(space, e);
   }
   return out;
 }

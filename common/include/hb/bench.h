@@ -1,8 +1,7 @@
 /// \file
-/// \brief How every chapter measures a kernel: one checked call, warm-up, the median of timed
-///        calls, and a second check; the facts every report starts with; the rates and ratios
-///        the tables print; and the book's two sweeps over a table of variants, block sizes
-///        and input sizes.
+/// \brief How every chapter measures a kernel (a checked call, warm-up, the median of timed
+///        calls, a second check), the facts and rates its reports print, and the book's two
+///        sweeps over variants, block sizes and input sizes.
 #pragma once
 
 #include <cstddef>
@@ -17,7 +16,6 @@
 
 namespace hb {
 
-/// One measured configuration.
 struct Checked {
   double median_ms = 0.0;
   bool ok = true;  ///< both checks passed (always true when checking is off)
@@ -47,8 +45,8 @@ inline const char* check_text(bool ok, bool checked) {
   return !checked ? "skipped" : ok ? "exact" : "FAIL";
 }
 
-/// The configurations of a run whose check failed. A program collects them over its whole
-/// sweep and then fails once, naming the first few.
+/// The configurations whose check failed, collected over a whole sweep so that the program
+/// fails once, naming the first few.
 class Failures {
  public:
   void add(const std::string& what) { list_.push_back(what); }
@@ -78,14 +76,14 @@ struct SweepRow {
   std::string id;     ///< "6"
   std::string title;  ///< one line
   std::string label;  ///< "scan variant 6": how a failure names it
-  /// The library row that every other is compared with ("% of CUB"); the library picks its own
-  /// block size, so it is measured once, with default_threads.
+  /// The library row every other is compared with ("% of CUB"), measured once, with
+  /// default_threads (the library picks its own block size).
   bool reference = false;
   int default_threads = 0;  ///< the block size of the size sweep when no block size was measured
   std::function<bool(int threads)> accepts;  ///< the block sizes it takes on this GPU
   std::function<Sample(int threads, std::size_t n)> measure;
-  /// A variant that picks its own block size from the input (not the reference): like the
-  /// reference it is measured once per size, with default_threads, and shows no block size.
+  /// A variant that picks its own block size from the input: measured once per size, like the
+  /// reference, and shows no block size.
   bool picks_own = false;
 };
 
@@ -101,7 +99,6 @@ struct SweepUnits {
   std::function<double(std::size_t n)> measure_ceiling;
 };
 
-/// The result of block_size_sweep().
 struct BlockSweep {
   Report report;                  ///< the table (the caller adds its facts)
   std::vector<int> best_threads;  ///< per row: the fastest block size, or its default_threads

@@ -20,10 +20,8 @@ struct DeviceInfo {
   std::size_t global_memory_bytes = 0;
   std::size_t l2_bytes = 0;
   std::size_t shared_per_block_optin = 0;  ///< largest shared memory a block may opt in to
-  std::size_t shared_per_sm = 0;
   int max_threads_per_sm = 0;
   int async_engines = 0;   ///< copy engines: 2 means H2D and D2H can overlap
-  bool can_map_host = false;
   int driver_version = 0;  ///< e.g. 13000 for CUDA 13.0
   int runtime_version = 0;
 
@@ -39,11 +37,9 @@ struct DeviceInfo {
 /// "13.0" from 13000.
 std::string cuda_version_text(int version);
 
-/// Number of CUDA devices; 0 when there is no device or no driver. Never throws.
-/// When 0, \p why (if given) receives CUDA's explanation.
+/// Number of CUDA devices; 0, with CUDA's explanation in \p why, when there is no device or no
+/// driver. Never throws.
 int device_count(std::string* why = nullptr);
-
-/// Whether at least one CUDA device can be used. Never throws.
 bool device_available(std::string* why = nullptr);
 
 /// Makes \p index the current device. Throws NoDevice when the machine has none (with a
@@ -59,7 +55,6 @@ DeviceInfo query_device(int index);
 struct Residency {
   int sm_count = 0;
   int max_threads_per_sm = 0;
-  /// The current device's SM count and threads per SM.
   static Residency of_current_device();
   /// Blocks of \p threads threads that fit on the GPU at once (at least 1, at most 32 per SM).
   int blocks(int threads) const;

@@ -1,9 +1,7 @@
 /// \file
-/// \brief Strict reading and writing of 8-bit PGM images (binary P5 and ASCII P2).
-///
-/// Every malformed file is rejected with a UsageError that names the file and the problem:
-/// a wrong magic number, a missing or non-numeric field, a zero or huge size, maxval outside
-/// 1..255 (16-bit PGM is not supported), pixel values above maxval, truncated pixel data.
+/// \brief Strict reading and writing of 8-bit PGM images (binary P5 and ASCII P2): every
+///        malformed file (bad magic number or field, zero or huge size, 16-bit maxval, pixels
+///        above maxval, truncated data) is a UsageError naming the file and the problem.
 #pragma once
 
 #include <cstddef>
@@ -35,14 +33,12 @@ GrayImage parse_pgm(const std::string& data, const std::string& name = "<memory>
 /// UsageError when the file cannot be read or is malformed.
 GrayImage read_pgm(const std::string& path);
 
-/// PGM flavours we write.
 enum class PgmFormat { Binary /* P5 */, Ascii /* P2 */ };
 
 /// Serializes \p image (validated first: sizes and maxval as parse_pgm requires).
 std::string format_pgm(const GrayImage& image, PgmFormat format = PgmFormat::Binary);
-/// Writes \p image to \p path whole or not at all (hb::write_file). Throws std::runtime_error
-/// (exit 1) when the file cannot be written; check the path before the work with
-/// hb::check_output_path.
+/// Writes \p image to \p path with hb::write_file (check the path first with
+/// hb::check_output_path).
 void write_pgm(const std::string& path, const GrayImage& image,
                PgmFormat format = PgmFormat::Binary);
 

@@ -14,24 +14,21 @@
 namespace hb {
 
 /// True while the tests run under compute-sanitizer (scripts/run_sanitizer.sh sets
-/// HB_UNDER_SANITIZER=1). The sanitizers slow kernels down 10-1000x, so tests then cap
-/// their largest sizes (see standard_sizes) but still run every variant and every edge case.
+/// HB_UNDER_SANITIZER=1), which slows kernels 10-1000x: tests then cap their largest sizes
+/// (kSanitizerMaxSize) but still run every variant and every edge case.
 bool under_sanitizer();
-
-/// Largest problem size a test should use under the sanitizer.
 constexpr std::size_t kSanitizerMaxSize = std::size_t(1) << 20;
 
-/// The sizes every variant is tested on: 0, 1, 31, 32, 33, block - 1,
-/// block, block + 1, a prime (1000003), and \p large (e.g. 2^24 + 3). Sorted, without
-/// duplicates; under the sanitizer, sizes above kSanitizerMaxSize are dropped.
+/// The sizes every variant is tested on: 0, 1, 31, 32, 33, block - 1, block, block + 1, a prime
+/// (1000003), and \p large (e.g. 2^24 + 3), sorted, without duplicates and, under the
+/// sanitizer, none above kSanitizerMaxSize.
 std::vector<std::size_t> standard_sizes(std::size_t block, std::size_t large);
 
-/// The seed a test uses: HB_TEST_SEED from the environment if set, otherwise \p fallback.
-/// Tests print it (Catch2 INFO) so a failure can be replayed.
+/// HB_TEST_SEED from the environment if set, otherwise \p fallback: tests print it (Catch2
+/// INFO) so that a failure can be replayed.
 std::uint64_t test_seed(std::uint64_t fallback = 20261122);
 
-/// The contents of the file at \p path. Throws std::runtime_error naming the file when it
-/// cannot be read (a test that calls it then fails with that message).
+/// The contents of the file at \p path; throws std::runtime_error naming it when unreadable.
 std::string read_text_file(const std::string& path);
 
 /// \p text with every run of white space collapsed to one space and none at the ends, so
