@@ -49,8 +49,7 @@ BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
   const bool ceiling = !units.ceiling.empty();
   std::vector<std::string> cols = {"id", "variant"};
   for (int t : kSweepBlockSizes) cols.push_back(std::to_string(t) + " " + unit);
-  for (const std::string& c : {"best " + unit, std::string("best threads"), std::string("% of CUB")})
-    cols.push_back(c);
+  cols.insert(cols.end(), {"best " + unit, "best threads", "% of CUB"});
   if (ceiling) cols.push_back("% of " + units.ceiling);
   cols.push_back("check");
   BlockSweep sweep{Report(cols), {}, ceiling ? units.measure_ceiling(n) : 0.0};

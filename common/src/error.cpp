@@ -44,33 +44,32 @@ void cuda_check(cudaError_t code, const char* call, const char* file, int line) 
 }
 
 int run_main(const char* program, const std::function<int()>& body) {
+  const std::string name = program;
+  const auto say = [](std::FILE* to, const std::string& line, int rc) {
+    std::fprintf(to, "%s\n", line.c_str());
+    return rc;
+  };
   int rc = kExitFailed;
   try {
     rc = body();
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program, printable(e.what()).c_str());
-    rc = kExitUsage;
+    rc = say(stderr, name + ": error: " + printable(e.what()), kExitUsage);
   } catch (const LeftOut& e) {
-    std::printf("SKIPPED: %s %s\n", program, printable(e.what()).c_str());
-    rc = kExitLeftOut;
+    rc = say(stdout, "SKIPPED: " + name + " " + printable(e.what()), kExitLeftOut);
   } catch (const NoDevice& e) {
-    std::fprintf(stderr, "%s: %s\n", program, printable(e.what()).c_str());
-    rc = kExitNoDevice;
+    rc = say(stderr, name + ": " + printable(e.what()), kExitNoDevice);
   } catch (const CheckFailed& e) {
-    std::fprintf(stderr, "%s: CHECK FAILED: %s\n", program, e.what());
-    rc = kExitFailed;
+    rc = say(stderr, name + ": CHECK FAILED: " + e.what(), kExitFailed);
   } catch (const CudaError& e) {
-    std::fprintf(stderr, "%s: CUDA error: %s\n", program, e.what());
-    rc = kExitFailed;
+    rc = say(stderr, name + ": CUDA error: " + e.what(), kExitFailed);
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr,
-                 "%s: error: out of host memory: an allocation failed (%s of memory available "
-                 "on this machine); try a smaller size\n",
-                 program, available_host_memory_text().c_str());
-    rc = kExitFailed;
+    rc = say(stderr,
+             name + ": error: out of host memory: an allocation failed (" +
+                 available_host_memory_text() +
+                 " of memory available on this machine); try a smaller size",
+             kExitFailed);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program, printable(e.what()).c_str());
-    rc = kExitFailed;
+    rc = say(stderr, name + ": error: " + printable(e.what()), kExitFailed);
   }
   return check_stdout(program, rc);
 }

@@ -70,15 +70,9 @@ class Parser {
   }
   // Skips white space and comments.
   void skip_space() {
-    while (!at_end()) {
-      const int c = peek();
-      if (c == '#') {
-        skip_comment();
-      } else if (std::isspace(c)) {
-        get();
-      } else {
-        break;
-      }
+    for (int c = peek(); c == '#' || std::isspace(c); c = peek()) {
+      if (c == '#') skip_comment();
+      else get();
     }
   }
 
@@ -86,10 +80,8 @@ class Parser {
   unsigned long number(const char* what, unsigned long max) {
     skip_space();
     if (at_end()) fail(std::string("file ends before the ") + what);
-    if (!std::isdigit(peek())) {
-      const int c = peek();
-      fail(std::string("expected the ") + what + " (a decimal number), found " + shown(c));
-    }
+    if (!std::isdigit(peek()))
+      fail(std::string("expected the ") + what + " (a decimal number), found " + shown(peek()));
     unsigned long v = 0;
     while (!at_end() && std::isdigit(peek())) {
       v = v * 10 + static_cast<unsigned long>(get() - '0');
@@ -109,14 +101,13 @@ class Parser {
   // after maxval, then exactly \p count bytes.
   void read_raster(GrayImage& img, std::size_t count) {
     if (at_end()) fail("file ends after the header: no pixel data");
-    if (peek() == '#') {
-      skip_comment();
-    } else {
-      get();
-    }
-    if (left() != InputFile::kUnknownSize && left() < count)
+    if (peek() == '#') skip_comment();
+    else get();
+    const auto truncated = [&](std::size_t found) {
       fail("truncated: expected " + std::to_string(count) + " bytes of pixel data, found " +
-           std::to_string(left()));
+           std::to_string(found));
+    };
+    if (left() != InputFile::kUnknownSize && left() < count) truncated(left());
     // Read in blocks, so that an input of unknown size (standard input) costs memory only for
     // the bytes it really holds.
     constexpr std::size_t kBlock = std::size_t(1) << 24;
@@ -131,9 +122,7 @@ class Parser {
       if (got < want) break;
     }
     if (in_.bad()) fail("read error");
-    if (have < count)
-      fail("truncated: expected " + std::to_string(count) + " bytes of pixel data, found " +
-           std::to_string(have));
+    if (have < count) truncated(have);
     img.pixels.resize(count);
     for (std::size_t i = 0; i < count; ++i) check_pixel(img, i, img.pixels[i]);
   }

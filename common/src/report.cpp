@@ -39,13 +39,12 @@ std::string csv_escape(const std::string& cell) {
 void Report::print(std::ostream& os, bool csv) const {
   if (csv) {
     for (const auto& [k, v] : facts_) os << "# " << k << ": " << v << '\n';
-    for (std::size_t c = 0; c < columns_.size(); ++c)
-      os << (c ? "," : "") << csv_escape(columns_[c]);
-    os << '\n';
-    for (const auto& r : rows_) {
-      for (std::size_t c = 0; c < r.size(); ++c) os << (c ? "," : "") << csv_escape(r[c]);
+    const auto line = [&](const std::vector<std::string>& cells) {
+      for (std::size_t c = 0; c < cells.size(); ++c) os << (c ? "," : "") << csv_escape(cells[c]);
       os << '\n';
-    }
+    };
+    line(columns_);
+    for (const auto& r : rows_) line(r);
     return;
   }
   std::size_t key_width = 0;

@@ -10,6 +10,7 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -17,14 +18,6 @@
 #include "hb/capability.h"
 #include "hb/device.h"
 #include "hb/error.h"
-
-namespace {
-bool has_tag(const Catch::TestCase& tc, const std::string& tag) {
-  for (const auto& t : tc.getTestCaseInfo().lcaseTags)
-    if (t == tag) return true;
-  return false;
-}
-}  // namespace
 
 int main(int argc, char* argv[]) {
   if (argc == 2 && std::strcmp(argv[1], "--hb-has-device") == 0) {
@@ -46,7 +39,10 @@ int main(int argc, char* argv[]) {
                                              config.testSpec(), config);
     selected_count = selected.size();
     std::size_t gpu = 0;
-    for (const auto& tc : selected) gpu += has_tag(tc, "gpu") ? 1 : 0;
+    for (const auto& tc : selected) {
+      const auto& tags = tc.getTestCaseInfo().lcaseTags;
+      gpu += std::find(tags.begin(), tags.end(), "gpu") != tags.end() ? 1 : 0;
+    }
     std::string why;
     if (gpu > 0 && !hb::device_available(&why)) {
       if (gpu == selected.size()) {
