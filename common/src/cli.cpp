@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <vector>
 
 #include "hb/error.h"
@@ -137,11 +138,11 @@ void require_range(double value, double min, double max, const std::string& flag
 void make_strict(CLI::App& app) {
   for (CLI::Option* opt : app.get_options()) {
     if (opt->get_type_size() == 0) continue;  // a flag: no value to check
-    const std::string type = opt->get_type_name().substr(0, opt->get_type_name().find(':'));
-    if (type == "INT" || type == "UINT" || type == "FLOAT" || type == "NUMBER") {
-      const NumberKind kind = type == "UINT"  ? NumberKind::Unsigned
-                              : type == "INT" ? NumberKind::Signed
-                                              : NumberKind::Real;
+    static const std::map<std::string, NumberKind> kinds = {{"UINT", NumberKind::Unsigned},
+        {"INT", NumberKind::Signed}, {"FLOAT", NumberKind::Real}, {"NUMBER", NumberKind::Real}};
+    const auto number = kinds.find(opt->get_type_name().substr(0, opt->get_type_name().find(':')));
+    if (number != kinds.end()) {
+      const NumberKind kind = number->second;
       // A transform runs before the option's own checks and before CLI11 converts the text.
       opt->transform(CLI::Validator(
           [kind](std::string& value) {
@@ -229,9 +230,6 @@ bool Cli::parse(int argc, const char* const* argv) {
     app_.parse(args);
   } catch (const CLI::CallForHelp&) {
     std::cout << app_.help();
-    return false;
-  } catch (const CLI::CallForAllHelp&) {
-    std::cout << app_.help("", CLI::AppFormatMode::All);
     return false;
   } catch (const CLI::ParseError& e) {
     throw UsageError(std::string(e.what()) + " (see --help)");

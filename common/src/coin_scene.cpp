@@ -86,13 +86,9 @@ CoinScene make_coin_scene(int width, int height, std::uint64_t seed) {
   const double s = std::min(sx, sy);
   int index = 0;
   for (const Placement& p : kLayout) {
-    Coin c;
-    c.cx = p.x * sx;
-    c.cy = p.y * sy;
-    c.radius = look(p.kind).radius * s;
-    c.kind = p.kind;
-    c.phase = 2.0 * kPi * static_cast<double>(hash64(seed ^ 0xC01Full, index++) >> 11) * 0x1p-53;
-    scene.coins.push_back(c);
+    const double phase = 2.0 * kPi * static_cast<double>(hash64(seed ^ 0xC01Full, index++) >> 11) *
+                         0x1p-53;
+    scene.coins.push_back({p.x * sx, p.y * sy, look(p.kind).radius * s, p.kind, phase});
   }
   scene.template_coin = kTemplateCoin;
   const Coin& t = scene.coins[kTemplateCoin];
@@ -103,10 +99,7 @@ CoinScene make_coin_scene(int width, int height, std::uint64_t seed) {
   scene.template_h = std::min(side, height - scene.template_y);
 
   GrayImage& img = scene.image;
-  img.width = width;
-  img.height = height;
-  img.maxval = 255;
-  img.pixels.resize(static_cast<std::size_t>(width) * height);
+  img = {width, height, 255, std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height)};
   for (int y = 0; y < height; ++y) {
     for (int x = 0; x < width; ++x) {
       // Pixel centres are at half-integer coordinates.

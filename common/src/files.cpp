@@ -90,14 +90,10 @@ InputFile::InputFile(const std::string& path) : path_(path) {
     case Kind::Regular:
       break;
   }
-  auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
-  if (!*file) throw UsageError(name + ": cannot open the file for reading: " + reason(errno));
+  file_.open(path, std::ios::binary);
+  if (!file_) throw UsageError(name + ": cannot open the file for reading: " + reason(errno));
   size_ = static_cast<std::size_t>(st.st_size);
-  stream_ = file.get();
-  owned_ = std::move(file);
 }
-
-InputFile::~InputFile() = default;
 
 void check_output_path(const std::string& path, const std::string& flag) {
   const std::string name = flag + " " + printable(path);

@@ -1,9 +1,8 @@
 /// \file
 /// \brief Measured ceilings every chapter compares against: device copy and read bandwidth,
-///        and host<->device transfer rates (pinned, pageable, both directions at once).
-///
-/// All rates are decimal GB/s (1e9 bytes/s), the median of the repetitions, with bytes counted
-/// as the minimum that must move: a device-to-device copy of B bytes counts 2B (read + write).
+///        and host<->device transfer rates (pinned, pageable, both directions at once), in
+///        decimal GB/s over the median time, counting the bytes that must move (a copy of B
+///        bytes counts 2B).
 #pragma once
 
 #include <cstddef>
@@ -15,7 +14,6 @@
 
 namespace hb {
 
-/// One bandwidth measurement.
 struct Bandwidth {
   double gbs = 0.0;      ///< decimal GB/s over the median time
   double median_ms = 0.0;

@@ -2,13 +2,10 @@
 /// \brief What a variant needs from the GPU, and what runs where it is not there.
 ///
 /// Every row of every chapter's variant table carries a Needs: the compute capability its
-/// headline form needs and, below it, either the portable form that runs in its place or
-/// nothing (the variant is then left out, with a one-line reason). Programs, drivers, tests
-/// and the "Your GPU" page read it from the table.
-///
-/// The capability that decides is the one the *code* was built for, not only the GPU's: a
-/// build for `80-virtual` run on an H100 is JIT-compiled by the driver with `__CUDA_ARCH__`
-/// 800, so its kernels hold exactly the code an A100 would run (code_capability()).
+/// headline form needs and, below it, the portable form that runs in its place or nothing (the
+/// variant is left out, with a one-line reason). The capability that decides is the one the
+/// *code* was built for: a build for `80-virtual` run on an H100 is JIT-compiled with
+/// `__CUDA_ARCH__` 800, so its kernels hold exactly the code an A100 would run.
 #pragma once
 
 #include <cstddef>
@@ -20,11 +17,8 @@ namespace hb {
 
 /// A compute capability as one number, major x 10 + minor: 75, 80, 86, 89, 90, 100, 120.
 using Capability = int;
+inline constexpr Capability kOldestCapability = 75;  ///< the oldest CUDA 13 builds for (Turing)
 
-/// The oldest compute capability CUDA 13 builds for (Turing).
-inline constexpr Capability kOldestCapability = 75;
-
-/// What a variant needs from the GPU.
 struct Needs {
   Capability cc = 0;             ///< the capability of its headline form (0: any GPU, or the CPU)
   const char* below = nullptr;   ///< what runs below cc, or nullptr: the variant is left out there
@@ -32,7 +26,6 @@ struct Needs {
                                  ///< every GPU grants); below that, as for cc
 };
 
-/// Which form of a variant runs on a GPU.
 enum class Form {
   Headline,  ///< the form the page describes
   Portable,  ///< Needs::below, in place of the headline form
@@ -42,7 +35,6 @@ enum class Form {
 /// "9.0" for 90, "12.0" for 120.
 std::string capability_text(Capability cc);
 
-/// The capability of the GPU \p device (the driver's compute capability).
 Capability device_capability(int device);
 
 /// The capability the kernels of this program run with on the current device: the virtual
@@ -66,14 +58,14 @@ std::size_t architecture_shared_limit(Capability cc);
 /// The architectures CUDA 13 builds for, oldest first: 75, 80, 86, 89, 90, 100, 120.
 const std::vector<Capability>& supported_architectures();
 
-/// Whether \p needs asks anything of the GPU beyond what every supported GPU has.
+/// Whether \p needs asks more of the GPU than every supported GPU has.
 bool needs_anything(const Needs& needs);
 
 /// "compute capability 9.0", "65 KiB of shared memory per block", or both joined by "and";
 /// "any GPU" when needs_anything() is false.
 std::string needs_text(const Needs& needs);
 
-/// The form of a variant that runs on the current device (uses code_capability()).
+/// The form of a variant that runs on the current device.
 Form form_here(const Needs& needs);
 /// The form for code of capability \p cc whose blocks may use \p shared_bytes of shared memory.
 Form form_for(const Needs& needs, Capability cc, std::size_t shared_bytes);
@@ -88,11 +80,9 @@ std::string form_note(const Needs& needs);
 /// for shared memory, "needs 65 KiB of shared memory per block, this GPU grants 64 KiB".
 std::string left_out_reason(const Needs& needs);
 
-/// Thrown by a program whose variant is left out on this GPU. Programs exit with
-/// kExitLeftOut and print "SKIPPED: <program> needs ...".
-class LeftOut : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+/// Thrown by a program whose variant is left out on this GPU: it prints "SKIPPED: <program>
+/// needs ..." and exits with kExitLeftOut.
+class LeftOut : public std::runtime_error { using runtime_error::runtime_error; };
 
 /// Throws LeftOut with left_out_reason() when \p needs leaves the variant out here.
 void require_runs_here(const Needs& needs);

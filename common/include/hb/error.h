@@ -32,19 +32,13 @@ class CudaError : public std::runtime_error {
 };
 
 /// Bad input from the user: a flag, a size, a file. Programs exit with kExitUsage.
-class UsageError : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+class UsageError : public std::runtime_error { using runtime_error::runtime_error; };
 
 /// A result did not match its reference. Programs exit with kExitFailed.
-class CheckFailed : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+class CheckFailed : public std::runtime_error { using runtime_error::runtime_error; };
 
 /// There is no usable CUDA device. Programs exit with kExitNoDevice.
-class NoDevice : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+class NoDevice : public std::runtime_error { using runtime_error::runtime_error; };
 
 /// \p text with control characters (newlines, tabs, escapes) written as \\n, \\t or \\xNN, so that
 /// echoing a user's argument can never break a one-line message or a CSV header.

@@ -4,8 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <fstream>
 #include <istream>
-#include <memory>
 #include <string>
 
 namespace hb {
@@ -16,7 +16,6 @@ namespace hb {
 class InputFile {
  public:
   explicit InputFile(const std::string& path);
-  ~InputFile();
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
 
@@ -29,8 +28,8 @@ class InputFile {
  private:
   std::string path_;
   std::size_t size_ = kUnknownSize;
-  std::unique_ptr<std::istream> owned_;
-  std::istream* stream_ = nullptr;
+  std::ifstream file_;
+  std::istream* stream_ = &file_;
 };
 
 /// Checks, before any work, that \p path can be written at the end of the run, without creating
