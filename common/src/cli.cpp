@@ -1,7 +1,6 @@
 #include "hb/cli.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -43,13 +42,6 @@ std::size_t parse_size(const std::string& text, const std::string& flag) {
 
 namespace {
 
-bool all_digits(const std::string& s, std::size_t from, std::size_t to) {
-  if (from >= to) return false;
-  for (std::size_t i = from; i < to; ++i)
-    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
-  return true;
-}
-
 // "000123" -> "123", "000" -> "0".
 std::string without_leading_zeros(const std::string& digits) {
   const std::size_t first = digits.find_first_not_of('0');
@@ -74,7 +66,7 @@ std::string number_problem(const std::string& text, NumberKind kind, std::string
       const bool is_signed = kind == NumberKind::Signed;
       const std::size_t start = is_signed && text[0] == '-' ? 1 : 0;
       const std::string range = std::to_string(std::numeric_limits<std::uint64_t>::max());
-      if (!all_digits(text, start, text.size()))
+      if (start == text.size() || text.find_first_not_of("0123456789", start) != std::string::npos)
         return shown + (is_signed ? " is not a whole number (an optional '-' and decimal digits only)"
                                   : " is not a whole number from 0 to " + range +
                                         " (decimal digits only)");
@@ -86,24 +78,12 @@ std::string number_problem(const std::string& text, NumberKind kind, std::string
       return "";
     }
     case NumberKind::Real: {
-      // [-] (digits [. digits*] | . digits) [(e|E) [+|-] digits]
-      std::size_t i = text[0] == '-' ? 1 : 0;
-      const auto digits = [&] {  // skips a run of digits; whether there was one
-        const std::size_t from = i;
-        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-        return i > from;
-      };
-      bool ok = digits();
-      if (i < text.size() && text[i] == '.') {
-        ++i;
-        ok = digits() || ok;
-      }
-      if (ok && i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-        ++i;
-        if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
-        ok = digits();
-      }
-      if (!ok || i != text.size())
+      // [-] (digits [. digits*] | . digits) [(e|E) [+|-] digits]: what std::from_chars reads
+      // from text that has no letter but e (no inf, nan, nor hexadecimal).
+      double parsed = 0;
+      const char* const end = text.data() + text.size();
+      if (text.find_first_not_of("0123456789.eE+-") != std::string::npos ||
+          std::from_chars(text.data(), end, parsed).ptr != end)
         return shown + " is not a decimal number (such as 2, -0.5, .25 or 1e-3)";
       // Options may be float: the value must survive the conversion, not become inf or 0.
       const double v = std::strtod(text.c_str(), nullptr);
