@@ -20,10 +20,6 @@ Checked measure_checked(const std::function<void(cudaStream_t)>& poison,
   return c;
 }
 
-std::string percent(double part, double whole) {
-  return whole > 0 && part > 0 ? fixed(100.0 * part / whole, 1) : "-";
-}
-
 void add_run_facts(Report& r, const std::string& program, const std::string& command,
                    const DeviceInfo& dev) {
   r.fact("program", program);

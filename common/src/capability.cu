@@ -57,11 +57,6 @@ const std::vector<Capability>& supported_architectures() {
   return list;
 }
 
-bool needs_anything(const Needs& needs) {
-  return needs.cc > kOldestCapability ||
-         needs.shared_bytes > architecture_shared_limit(kOldestCapability);
-}
-
 std::string needs_text(const Needs& needs) {
   std::string text;
   if (needs.cc > kOldestCapability) text = "compute capability " + capability_text(needs.cc);
@@ -80,10 +75,6 @@ std::string form_note(const Needs& needs) {
     case Form::None: return "left out: " + left_out_reason(needs);
   }
   return "";
-}
-
-std::string capability_text(Capability cc) {
-  return std::to_string(cc / 10) + "." + std::to_string(cc % 10);
 }
 
 Capability device_capability(int device) {
@@ -116,11 +107,6 @@ std::size_t shared_per_block_limit() {
   });
 }
 
-Form form_for(const Needs& needs, Capability cc, std::size_t shared_bytes) {
-  if (cc >= needs.cc && shared_bytes >= needs.shared_bytes) return Form::Headline;
-  return needs.below != nullptr ? Form::Portable : Form::None;
-}
-
 Form form_here(const Needs& needs) {
   if (!needs_anything(needs)) return Form::Headline;
   return form_for(needs, code_capability(), shared_per_block_limit());
@@ -141,10 +127,6 @@ std::string left_out_reason(const Needs& needs) {
            "grants " + std::to_string(limit / 1024) + " KiB to code built for " +
            capability_text(code);
   return "runs here";
-}
-
-void require_runs_here(const Needs& needs) {
-  if (form_here(needs) == Form::None) throw LeftOut(left_out_reason(needs));
 }
 
 bool test_runs_here(const Needs& needs, const std::string& what) {

@@ -67,9 +67,9 @@ std::string number_problem(const std::string& text, NumberKind kind, std::string
       const std::size_t start = is_signed && text[0] == '-' ? 1 : 0;
       const std::string range = std::to_string(std::numeric_limits<std::uint64_t>::max());
       if (start == text.size() || text.find_first_not_of("0123456789", start) != std::string::npos)
-        return shown + (is_signed ? " is not a whole number (an optional '-' and decimal digits only)"
-                                  : " is not a whole number from 0 to " + range +
-                                        " (decimal digits only)");
+        return shown + (is_signed
+                            ? " is not a whole number (an optional '-' and decimal digits only)"
+                            : " is not a whole number from 0 to " + range + " (decimal digits only)");
       canonical = text.substr(0, start) + without_leading_zeros(text.substr(start));
       if (canonical == "-0") canonical = "0";
       if (is_signed ? !fits<std::int64_t>(canonical) : !fits<std::uint64_t>(canonical))

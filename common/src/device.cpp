@@ -8,22 +8,6 @@
 
 namespace hb {
 
-std::string DeviceInfo::compute_capability() const {
-  return std::to_string(cc_major) + "." + std::to_string(cc_minor);
-}
-
-double DeviceInfo::theoretical_bandwidth_gbs() const {
-  return 2.0 * memory_clock_khz * 1e3 * (memory_bus_bits / 8.0) / 1e9;
-}
-
-double DeviceInfo::fp32_lanes_per_second() const {
-  return static_cast<double>(sm_count) * 128.0 * clock_khz * 1e3;
-}
-
-std::string cuda_version_text(int version) {
-  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
-}
-
 int device_count(std::string* why) {
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
@@ -35,8 +19,6 @@ int device_count(std::string* why) {
   if (count == 0 && why) *why = "the CUDA driver reports no devices";
   return count;
 }
-
-bool device_available(std::string* why) { return device_count(why) > 0; }
 
 void select_device(int index) {
   std::string why;

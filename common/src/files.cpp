@@ -46,8 +46,8 @@ std::string folder_of(const std::string& path) {
 std::string temporary_name(const std::string& path, const char* what) {
   static std::atomic<unsigned> counter{0};
   const std::size_t base = path.find_last_of('/') + 1;  // 0 without a slash
-  return path.substr(0, base) + "." + path.substr(base) + "." + what + "-" + std::to_string(::getpid()) + "-" +
-         std::to_string(counter++);
+  return path.substr(0, base) + "." + path.substr(base) + "." + what + "-" +
+         std::to_string(::getpid()) + "-" + std::to_string(counter++);
 }
 
 // Writes all of \p data to \p fd; returns 0 or the errno of the failure.

@@ -101,9 +101,6 @@ void* mapped_device_pointer(void* host) {
   return d;
 }
 
-cudaError_t destroy_stream(cudaStream_t s) { return cudaStreamDestroy(s); }
-cudaError_t destroy_event(cudaEvent_t e) { return cudaEventDestroy(e); }
-
 }  // namespace detail
 
 Stream::Stream() {
@@ -111,15 +108,12 @@ Stream::Stream() {
   HB_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   h_.reset(s);
 }
-void Stream::synchronize() const { HB_CUDA_CHECK(cudaStreamSynchronize(get())); }
 
 Event::Event() {
   cudaEvent_t e = nullptr;
   HB_CUDA_CHECK(cudaEventCreate(&e));
   h_.reset(e);
 }
-void Event::record(cudaStream_t stream) const { HB_CUDA_CHECK(cudaEventRecord(get(), stream)); }
-void Event::synchronize() const { HB_CUDA_CHECK(cudaEventSynchronize(get())); }
 float Event::elapsed_since(const Event& start) const {
   float ms = 0.0f;
   HB_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), get()));

@@ -10,8 +10,6 @@
 
 namespace hb {
 
-Report::Report(std::vector<std::string> columns) : columns_(std::move(columns)) {}
-
 void Report::fact(const std::string& key, const std::string& value) {
   // A fact is one line of the header ("# key: value" in CSV): a newline in a value (a file
   // name, the command line) is written as \n, so it can never start a line of its own.

@@ -33,7 +33,9 @@ Checked measure_checked(const std::function<void(cudaStream_t)>& poison,
 /// \p bytes moved in \p ms milliseconds, in 1e9 bytes/s (0 for a zero time).
 inline double gbs(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e-3) / 1e9 : 0.0; }
 /// 100 part / whole with one digit ("97.3"), or "-" where either is not positive.
-std::string percent(double part, double whole);
+inline std::string percent(double part, double whole) {
+  return whole > 0 && part > 0 ? fixed(100.0 * part / whole, 1) : "-";
+}
 
 /// The facts every chapter's report starts with: program, command, date, GPU, compute
 /// capability, SMs, driver and CUDA runtime.

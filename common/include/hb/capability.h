@@ -33,7 +33,9 @@ enum class Form {
 };
 
 /// "9.0" for 90, "12.0" for 120.
-std::string capability_text(Capability cc);
+inline std::string capability_text(Capability cc) {
+  return std::to_string(cc / 10) + "." + std::to_string(cc % 10);
+}
 
 Capability device_capability(int device);
 
@@ -59,7 +61,10 @@ std::size_t architecture_shared_limit(Capability cc);
 const std::vector<Capability>& supported_architectures();
 
 /// Whether \p needs asks more of the GPU than every supported GPU has.
-bool needs_anything(const Needs& needs);
+inline bool needs_anything(const Needs& needs) {
+  return needs.cc > kOldestCapability ||
+         needs.shared_bytes > architecture_shared_limit(kOldestCapability);
+}
 
 /// "compute capability 9.0", "65 KiB of shared memory per block", or both joined by "and";
 /// "any GPU" when needs_anything() is false.
@@ -68,7 +73,10 @@ std::string needs_text(const Needs& needs);
 /// The form of a variant that runs on the current device.
 Form form_here(const Needs& needs);
 /// The form for code of capability \p cc whose blocks may use \p shared_bytes of shared memory.
-Form form_for(const Needs& needs, Capability cc, std::size_t shared_bytes);
+inline Form form_for(const Needs& needs, Capability cc, std::size_t shared_bytes) {
+  if (cc >= needs.cc && shared_bytes >= needs.shared_bytes) return Form::Headline;
+  return needs.below != nullptr ? Form::Portable : Form::None;
+}
 
 /// One line for a report about a variant on the current device: "" for the headline form,
 /// "portable form: <Needs::below> (the headline form needs compute capability 9.0)", or
@@ -85,7 +93,9 @@ std::string left_out_reason(const Needs& needs);
 class LeftOut : public std::runtime_error { using runtime_error::runtime_error; };
 
 /// Throws LeftOut with left_out_reason() when \p needs leaves the variant out here.
-void require_runs_here(const Needs& needs);
+inline void require_runs_here(const Needs& needs) {
+  if (form_here(needs) == Form::None) throw LeftOut(left_out_reason(needs));
+}
 
 /// Inside a Catch2 test: whether the variant runs here; if not, notes the skip and returns
 /// false. The test main reports a run whose only outcome is such skips as Skipped (exit 77).

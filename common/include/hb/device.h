@@ -26,21 +26,27 @@ struct DeviceInfo {
   int runtime_version = 0;
 
   /// "9.0"
-  std::string compute_capability() const;
+  std::string compute_capability() const {
+    return std::to_string(cc_major) + "." + std::to_string(cc_minor);
+  }
   /// Datasheet DRAM bandwidth in GB/s (1e9): 2 (double data rate) x clock x bus width.
   /// A lead, not a ceiling: programs compare against measured bandwidth.
-  double theoretical_bandwidth_gbs() const;
+  double theoretical_bandwidth_gbs() const {
+    return 2.0 * memory_clock_khz * 1e3 * (memory_bus_bits / 8.0) / 1e9;
+  }
   /// FP32 FMA issue bound in operations/s: SMs x 128 FP32 lanes x clock (Hopper and Ampere).
-  double fp32_lanes_per_second() const;
+  double fp32_lanes_per_second() const { return double(sm_count) * 128.0 * clock_khz * 1e3; }
 };
 
 /// "13.0" from 13000.
-std::string cuda_version_text(int version);
+inline std::string cuda_version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
 
 /// Number of CUDA devices; 0, with CUDA's explanation in \p why, when there is no device or no
 /// driver. Never throws.
 int device_count(std::string* why = nullptr);
-bool device_available(std::string* why = nullptr);
+inline bool device_available(std::string* why = nullptr) { return device_count(why) > 0; }
 
 /// Makes \p index the current device. Throws NoDevice when the machine has none (with a
 /// message that says so plainly), UsageError when \p index is out of range.

@@ -1,8 +1,7 @@
 /// \file
-/// \brief RAII owners for device, pinned and mapped memory, streams and events.
-///
-/// Chapters never call cudaFree or cudaFreeHost themselves: each buffer frees its memory when
-/// it goes out of scope, also when a check throws. Buffers are move-only.
+/// \brief RAII owners for device, pinned and mapped memory, streams and events: chapters never
+///        free memory themselves, each owner frees it when it goes out of scope, also when a
+///        check throws. Owners are move-only.
 #pragma once
 
 #include <algorithm>
@@ -19,8 +18,7 @@
 
 namespace hb {
 
-/// Bytes of host memory available without swapping (MemAvailable) as text, or "an unknown
-/// amount".
+/// Host memory available without swapping (MemAvailable), "7.5 GiB" or "an unknown amount".
 std::string available_host_memory_text();
 
 /// Throws UsageError, before any work, when \p bytes of host memory are more than this machine
@@ -74,8 +72,8 @@ class Handle {
   };
   std::unique_ptr<std::remove_pointer_t<H>, Release> h_;
 };
-cudaError_t destroy_stream(cudaStream_t s);
-cudaError_t destroy_event(cudaEvent_t e);
+inline cudaError_t destroy_stream(cudaStream_t s) { return cudaStreamDestroy(s); }
+inline cudaError_t destroy_event(cudaEvent_t e) { return cudaEventDestroy(e); }
 }  // namespace detail
 
 /// Device memory from cudaMalloc.
@@ -87,13 +85,13 @@ class DeviceBuffer : public detail::Buffer<T, detail::Memory::Device> {
   void zero() const { HB_CUDA_CHECK(cudaMemset(this->data(), 0, this->bytes())); }
 };
 
-/// Untyped device memory that a caller sizes once, outside any timed region, and hands out as
-/// an array of whatever type a launcher needs (a scratch arena of one slot).
+/// Device memory sized once, outside any timed region, and handed out as an array of whatever
+/// type a launcher needs (a scratch arena of one slot).
 class ScratchBytes : public DeviceBuffer<unsigned char> {
  public:
   using DeviceBuffer<unsigned char>::DeviceBuffer;
-  /// The memory as \p count elements of T. Throws std::logic_error when they do not fit: a
-  /// programming error (the arena was sized for a smaller input), not bad input.
+  /// The memory as \p count elements of T; std::logic_error (a programming error, not bad input)
+  /// when they do not fit.
   template <typename T>
   T* fit(std::size_t count, const char* what) const {
     if (count * sizeof(T) > bytes()) {
@@ -116,8 +114,8 @@ class PinnedBuffer : public detail::Buffer<T, detail::Memory::Pinned> {
   T* end() const noexcept { return this->data() + this->size(); }
 };
 
-/// Pinned host memory mapped into the device's address space (zero-copy): kernels read and
-/// write it through device_data() across the bus, with no cudaMemcpy.
+/// Pinned host memory mapped into the device's address space (zero-copy): kernels reach it
+/// across the bus through device_data().
 template <typename T>
 class MappedBuffer : public detail::Buffer<T, detail::Memory::Mapped> {
  public:
@@ -127,7 +125,6 @@ class MappedBuffer : public detail::Buffer<T, detail::Memory::Mapped> {
       device_ = static_cast<T*>(detail::mapped_device_pointer(this->data()));
   }
   T& operator[](std::size_t i) const noexcept { return this->data()[i]; }
-  /// The pointer kernels use for this memory.
   T* device_data() const noexcept { return this->data() == nullptr ? nullptr : device_; }
 
  private:
@@ -138,23 +135,22 @@ class MappedBuffer : public detail::Buffer<T, detail::Memory::Mapped> {
 class Stream : public detail::Handle<cudaStream_t, detail::destroy_stream> {
  public:
   Stream();
-  void synchronize() const;
+  void synchronize() const { HB_CUDA_CHECK(cudaStreamSynchronize(get())); }
 };
 
 /// A CUDA event that records timing.
 class Event : public detail::Handle<cudaEvent_t, detail::destroy_event> {
  public:
   Event();
-  void record(cudaStream_t stream = nullptr) const;
-  void synchronize() const;
+  void record(cudaStream_t s = nullptr) const { HB_CUDA_CHECK(cudaEventRecord(get(), s)); }
+  void synchronize() const { HB_CUDA_CHECK(cudaEventSynchronize(get())); }
   /// Milliseconds from \p start to this event (both must have completed).
   float elapsed_since(const Event& start) const;
 };
 
-/// Copies \p bytes from host memory to device memory and returns only when they have landed.
-/// Use it instead of a bare cudaMemcpy before work on an hb::Stream: cudaMemcpy from pageable
-/// memory may return once the data is staged, before the copy to the device has finished, and
-/// hb::Stream is non-blocking, so it does not wait for the legacy stream that copy runs in.
+/// Copies \p bytes from host to device memory and returns only when they have landed: a bare
+/// cudaMemcpy from pageable memory may return once the data is staged, and a non-blocking
+/// hb::Stream does not wait for the legacy stream that copy runs in.
 void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes);
 
 /// Copies \p count elements from device memory to host memory on \p stream and waits for them.
@@ -168,13 +164,12 @@ void copy_to_host(T* host_dst, const T* device_src, std::size_t count,
   HB_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-/// Fills device memory with a byte pattern ("poison") so that an element a kernel forgets
-/// to write is caught by the check.
+/// Fills device memory with a byte pattern, so that an element a kernel forgets to write is
+/// caught by the check.
 void poison(void* device_ptr, std::size_t bytes, unsigned char value = 0xA5,
             cudaStream_t stream = nullptr);
 
-/// Whether every byte of \p v is still \p value: an element that poison() filled and no
-/// kernel wrote (the guard element after an output, say).
+/// Whether every byte of \p v is still \p value: poisoned and never written (a guard element).
 template <typename T>
 bool is_poisoned(const T& v, unsigned char value = 0xA5) {
   const auto* bytes = reinterpret_cast<const unsigned char*>(&v);

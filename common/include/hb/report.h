@@ -14,7 +14,7 @@ namespace hb {
 /// `# key: value` comment lines, so a results file records the GPU, driver and date.
 class Report {
  public:
-  explicit Report(std::vector<std::string> columns);
+  explicit Report(std::vector<std::string> columns) : columns_(std::move(columns)) {}
   /// Adds a fact to the header block.
   void fact(const std::string& key, const std::string& value);
   /// Adds a row; it must have one cell per column.
