@@ -54,8 +54,7 @@ BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
     std::vector<std::string> cells = {row.id, row.title};
     std::vector<double> best(units.rates.size(), 0.0);  // the rates of the fastest block size
     int best_threads = 0;
-    bool ok = true;
-    bool checked = true;
+    bool ok = true, checked = true;
     const auto measure = [&](int threads, const std::string& where) {
       const Sample s = row.measure(threads, n);
       if (!s.ok) failures.add(row.label + where + ": " + s.failure);
@@ -81,9 +80,9 @@ BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
       if (row.reference) reference = best.at(0);
     }
     sweep.best_threads.push_back(best_threads > 0 ? best_threads : row.default_threads);
-    cells.push_back(fixed(best.at(0), 1));
-    cells.push_back(best_threads > 0 ? std::to_string(best_threads) : "-");
-    cells.push_back(percent(best.at(0), reference));
+    cells.insert(cells.end(), {fixed(best.at(0), 1),
+                               best_threads > 0 ? std::to_string(best_threads) : "-",
+                               percent(best.at(0), reference)});
     if (ceiling) cells.push_back(percent(best.at(units.ceiling_rate), sweep.ceiling));
     cells.push_back(check_text(ok, checked));
     sweep.report.row(cells);
@@ -97,10 +96,8 @@ Report size_sweep(const std::vector<SweepRow>& rows, const std::vector<int>& thr
   std::vector<std::string> cols = {"n", "log2 n", "id", "variant", "threads", "us (median)"};
   cols.insert(cols.end(), units.rates.begin(), units.rates.end());
   cols.push_back("x CUB");
-  if (ceiling) {
-    cols.push_back(units.ceiling + " " + units.rates.at(units.ceiling_rate));
-    cols.push_back("% of " + units.ceiling);
-  }
+  if (ceiling) cols.insert(cols.end(), {units.ceiling + " " + units.rates.at(units.ceiling_rate),
+                                         "% of " + units.ceiling});
   cols.push_back("check");
   Report r(cols);
   for (int k = lo; k <= hi; ++k) {
@@ -113,17 +110,13 @@ Report size_sweep(const std::vector<SweepRow>& rows, const std::vector<int>& thr
       if (!s.ok) failures.add(row.label + ", n = " + std::to_string(n) + ": " + s.failure);
       const double us = s.median_ms * 1e3;
       if (row.reference) reference_us = us;
+      const bool own = row.reference || row.picks_own;  // shows no block size
       std::vector<std::string> cells = {std::to_string(n), std::to_string(k), row.id, row.title,
-                                        row.reference || row.picks_own
-                                            ? "-"
-                                            : std::to_string(threads.at(i)),
-                                        fixed(us, 2)};
+                                        own ? "-" : std::to_string(threads.at(i)), fixed(us, 2)};
       for (double rate : s.rates) cells.push_back(fixed(rate, 1));
       cells.push_back(reference_us > 0 && us > 0 ? fixed(reference_us / us, 2) : "-");
-      if (ceiling) {
-        cells.push_back(fixed(limit, 1));
-        cells.push_back(percent(s.rates.at(units.ceiling_rate), limit));
-      }
+      if (ceiling)
+        cells.insert(cells.end(), {fixed(limit, 1), percent(s.rates.at(units.ceiling_rate), limit)});
       cells.push_back(check_text(s.ok, s.checked));
       r.row(cells);
     }

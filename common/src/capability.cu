@@ -23,8 +23,7 @@ int current_device() {
   return device;
 }
 
-// compute(device) for the current device, computed once per device: launchers ask on every
-// call.
+// compute(device) for the current device, once per device: launchers ask on every call.
 template <typename T, typename F>
 T per_device(F compute) {
   static std::mutex mutex;

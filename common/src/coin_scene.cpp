@@ -1,6 +1,5 @@
-// The coin scene that chapter 15 and the histogram chapter share: a shaded background, twelve
-// coins of four sizes, and noise. Every pixel is a pure function of (width, height, seed, x,
-// y), computed in double and rounded once.
+// Twelve coins of four sizes on a shaded background, with noise: every pixel is a pure function
+// of (width, height, seed, x, y), computed in double and rounded once.
 #include "hb/coin_scene.h"
 
 #include <algorithm>

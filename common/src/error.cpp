@@ -13,11 +13,6 @@
 namespace hb {
 
 namespace {
-std::string describe(cudaError_t code, const char* call, const char* file, int line) {
-  return std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
-         cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")";
-}
-
 // A report that never reached standard output is a failure: exit 1 unless the run had
 // already failed.
 int check_stdout(const char* program, int rc) {
@@ -33,7 +28,10 @@ int check_stdout(const char* program, int rc) {
 }  // namespace
 
 CudaError::CudaError(cudaError_t code, const char* call, const char* file, int line)
-    : std::runtime_error(describe(code, call, file, line)), code_(code) {}
+    : std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call +
+                         " failed: " + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) +
+                         ")"),
+      code_(code) {}
 
 void cuda_check(cudaError_t code, const char* call, const char* file, int line) {
   if (code != cudaSuccess) {

@@ -68,7 +68,6 @@ class Parser {
     for (int c = get(); c != std::char_traits<char>::eof() && c != '\n' && c != '\r'; c = get()) {
     }
   }
-  // Skips white space and comments.
   void skip_space() {
     for (int c = peek(); c == '#' || std::isspace(c); c = peek()) {
       if (c == '#') skip_comment();
