@@ -42,20 +42,6 @@ std::string kib_text(std::size_t bytes) { return std::to_string((bytes + 1023) /
 
 }  // namespace
 
-// From the CUDA C++ Programming Guide, "Technical Specifications per Compute Capability".
-std::size_t architecture_shared_limit(Capability cc) {
-  if (cc < 80) return 64 * 1024;
-  if (cc == 80 || cc == 87) return 163 * 1024;
-  if (cc < 90) return 99 * 1024;
-  if (cc < 120) return 227 * 1024;
-  return 99 * 1024;
-}
-
-const std::vector<Capability>& supported_architectures() {
-  static const std::vector<Capability> list = {75, 80, 86, 89, 90, 100, 120};
-  return list;
-}
-
 std::string needs_text(const Needs& needs) {
   std::string text;
   if (needs.cc > kOldestCapability) text = "compute capability " + capability_text(needs.cc);

@@ -158,17 +158,6 @@ class Parser {
   std::size_t pos_ = 0;
 };
 
-void validate(const GrayImage& img) {
-  if (img.width < 1 || img.height < 1 || img.width > kMaxPgmSide || img.height > kMaxPgmSide)
-    throw UsageError("PGM: image size " + std::to_string(img.width) + " x " +
-                     std::to_string(img.height) + " is out of range");
-  if (img.maxval < 1 || img.maxval > 255)
-    throw UsageError("PGM: maxval " + std::to_string(img.maxval) + " is out of range 1..255");
-  if (img.pixels.size() != std::size_t(img.width) * img.height)
-    throw UsageError("PGM: image holds " + std::to_string(img.pixels.size()) +
-                     " pixels, not width x height");
-}
-
 }  // namespace
 
 GrayImage parse_pgm(const std::string& data, const std::string& name) {
@@ -182,18 +171,23 @@ GrayImage read_pgm(const std::string& path) {
 }
 
 std::string format_pgm(const GrayImage& image, PgmFormat format) {
-  validate(image);
+  const auto out_of_range = [](int side) { return side < 1 || side > kMaxPgmSide; };
+  if (out_of_range(image.width) || out_of_range(image.height))
+    throw UsageError("PGM: image size " + std::to_string(image.width) + " x " +
+                     std::to_string(image.height) + " is out of range");
+  if (image.maxval < 1 || image.maxval > 255)
+    throw UsageError("PGM: maxval " + std::to_string(image.maxval) + " is out of range 1..255");
+  if (image.pixels.size() != std::size_t(image.width) * image.height)
+    throw UsageError("PGM: image holds " + std::to_string(image.pixels.size()) +
+                     " pixels, not width x height");
   std::string out = (format == PgmFormat::Binary ? "P5\n" : "P2\n") +
                     std::to_string(image.width) + " " + std::to_string(image.height) + "\n" +
                     std::to_string(image.maxval) + "\n";
-  if (format == PgmFormat::Binary) {
-    out.append(image.pixels.begin(), image.pixels.end());
-  } else {
-    // Plain PGM lines should stay under 70 characters: 16 values a line.
-    for (std::size_t i = 0; i < image.pixels.size(); ++i)
-      out += std::to_string(image.pixels[i]) + (i % 16 == 15 ? '\n' : ' ');
-    if (image.pixels.size() % 16 != 0) out += '\n';
-  }
+  if (format == PgmFormat::Binary) return out.append(image.pixels.begin(), image.pixels.end());
+  // Plain PGM lines should stay under 70 characters: 16 values a line.
+  for (std::size_t i = 0; i < image.pixels.size(); ++i)
+    out += std::to_string(image.pixels[i]) + (i % 16 == 15 ? '\n' : ' ');
+  if (image.pixels.size() % 16 != 0) out += '\n';
   return out;
 }
 

@@ -23,23 +23,20 @@ struct Bandwidth {
 /// Device-to-device cudaMemcpyAsync of \p bytes; counts 2 x bytes (read and write).
 Bandwidth measure_device_copy(std::size_t bytes, int iters);
 
-/// A kernel that only reads \p bytes of device memory (16-byte loads, XOR-folded);
-/// counts \p bytes. This is the ceiling of reductions. The rate depends on where the buffer
-/// lands in memory, so two buffers are timed and the faster is returned; \p per_buffer_gbs,
-/// if given, receives both rates.
+/// A kernel that only reads \p bytes of device memory, the ceiling of reductions. The rate
+/// depends on where the buffer lands, so two buffers are timed and the faster is returned;
+/// \p per_buffer_gbs, if given, receives both rates.
 Bandwidth measure_device_read(std::size_t bytes, int iters,
                               std::vector<double>* per_buffer_gbs = nullptr);
 
-/// Which host memory a transfer uses.
 enum class HostMemory { Pinned, Pageable };
 
 /// Host-to-device cudaMemcpyAsync of \p bytes.
 Bandwidth measure_host_to_device(std::size_t bytes, HostMemory host, int iters);
 /// Device-to-host cudaMemcpyAsync of \p bytes.
 Bandwidth measure_device_to_host(std::size_t bytes, HostMemory host, int iters);
-/// Pinned host-to-device copy of \p up_bytes and device-to-host copy of \p down_bytes at the
-/// same time in two streams; counts up_bytes + down_bytes (the total that crosses the bus).
-/// The time is that of the slower direction, slowed by sharing the bus with the other.
+/// Pinned copies of \p up_bytes to and \p down_bytes from the device at the same time, in two
+/// streams; counts both (the total that crosses the bus) over the time of the slower one.
 Bandwidth measure_bidirectional(std::size_t up_bytes, std::size_t down_bytes, int iters);
 /// The symmetric case: \p bytes each way; counts 2 x bytes.
 inline Bandwidth measure_bidirectional(std::size_t bytes, int iters) {

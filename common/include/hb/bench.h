@@ -21,10 +21,9 @@ struct Checked {
   bool ok = true;  ///< both checks passed (always true when checking is off)
 };
 
-/// Measures the device work that \p call enqueues on \p stream: \p poison and one \p call whose
-/// result \p check inspects, \p warmup untimed calls, \p iters calls timed with CUDA events
-/// (median), and \p check again, which catches state that a call leaves behind (tickets,
-/// accumulators). With \p do_check false, \p check is never called.
+/// Measures the work \p call enqueues on \p stream: \p poison, one \p call that \p check inspects,
+/// \p warmup untimed calls, \p iters timed ones (median), and \p check again, which catches
+/// state a call leaves behind (tickets, accumulators). Without \p do_check, no \p check.
 Checked measure_checked(const std::function<void(cudaStream_t)>& poison,
                         const std::function<void(cudaStream_t)>& call,
                         const std::function<bool()>& check, cudaStream_t stream, int warmup,
@@ -53,8 +52,7 @@ class Failures {
  public:
   void add(const std::string& what) { list_.push_back(what); }
   bool empty() const { return list_.empty(); }
-  /// Throws CheckFailed ("3 configuration(s) differ from the CPU: a; b; c", the first
-  /// \p shown of them) unless empty().
+  /// Unless empty(), throws CheckFailed ("3 configuration(s) differ from the CPU: a; b; c").
   void throw_if_any(std::size_t shown = 3) const;
 
  private:
@@ -107,18 +105,16 @@ struct BlockSweep {
   double ceiling = 0.0;           ///< the ceiling measured at n (0 without one)
 };
 
-/// The book's block-size sweep at \p n elements: one row per variant and one column per block
-/// size of kSweepBlockSizes it accepts, with the first rate ("-" where it takes no such block),
-/// then its best rate and block size, the best as % of the reference row's rate (the reference
-/// must come before the rows compared with it), as % of the ceiling (when SweepUnits::ceiling
-/// names one; measured once, first), and the check. Every failed check is added to \p failures.
+/// The book's block-size sweep at \p n elements: per variant, the first rate at each block size
+/// of kSweepBlockSizes ("-" where it takes no such block), its best rate and block size, the
+/// best as % of the reference row (which must come first) and of the ceiling (if any, measured
+/// once, first), and the check. Every failed check is added to \p failures.
 BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
                             const SweepUnits& units, Failures& failures);
 
-/// The size sweep: for n = 2^lo ... 2^hi (prefixes of one input), every row at its block size
-/// \p threads[i]: the time in microseconds, every rate, the speed-up over the reference row of
-/// the same n ("x CUB"), the ceiling measured at that n and the row's % of it (when
-/// SweepUnits::ceiling names one), and the check. Every failed check is added to \p failures.
+/// The size sweep: for n = 2^lo ... 2^hi (prefixes of one input), every row at block size
+/// \p threads[i]: microseconds, every rate, the speed-up over the reference row ("x CUB"), the
+/// ceiling at that n and the row's % of it (if any), and the check, failures to \p failures.
 Report size_sweep(const std::vector<SweepRow>& rows, const std::vector<int>& threads, int lo,
                   int hi, const SweepUnits& units, Failures& failures);
 

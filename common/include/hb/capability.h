@@ -53,12 +53,20 @@ std::string capability_summary();
 /// JIT run of old code on a new GPU keeps the old GPU's limits.
 std::size_t shared_per_block_limit();
 
-/// The opt-in shared memory per block that every GPU of architecture \p cc grants (bytes): 64 KiB
-/// on 7.5, 99 KiB on 8.6, 8.9 and 12.0, 163 KiB on 8.0, 227 KiB on 9.0 and 10.0.
-std::size_t architecture_shared_limit(Capability cc);
+/// The opt-in shared memory per block (bytes) that every GPU of architecture \p cc grants, from
+/// the CUDA C++ Programming Guide's "Technical Specifications per Compute Capability".
+inline std::size_t architecture_shared_limit(Capability cc) {
+  if (cc < 80) return 64 * 1024;
+  if (cc == 80 || cc == 87) return 163 * 1024;
+  if (cc < 90) return 99 * 1024;
+  return cc < 120 ? 227 * 1024 : 99 * 1024;
+}
 
-/// The architectures CUDA 13 builds for, oldest first: 75, 80, 86, 89, 90, 100, 120.
-const std::vector<Capability>& supported_architectures();
+/// The architectures CUDA 13 builds for, oldest first.
+inline const std::vector<Capability>& supported_architectures() {
+  static const std::vector<Capability> list = {75, 80, 86, 89, 90, 100, 120};
+  return list;
+}
 
 /// Whether \p needs asks more of the GPU than every supported GPU has.
 inline bool needs_anything(const Needs& needs) {

@@ -1,13 +1,10 @@
 /// \file
-/// \brief A deterministic 8-bit test scene: coins of several sizes on a shaded background,
-///        with noise. It stands in for coins.pgm, the photograph chapter 15 of the book searches,
-///        so that every program of that chapter runs with no files; the histogram chapter
-///        counts it too, as its photograph-like distribution.
+/// \brief A deterministic 8-bit scene of coins on a shaded background, with noise: it stands in
+///        for coins.pgm, the photograph chapter 15 searches, so that its programs need no files,
+///        and the histogram chapter counts it as a photograph-like distribution.
 ///
-/// The scene is a pure function of (width, height, seed). Coins are placed at fixed fractions
-/// of the image size and scale with it. At the default size of 300 x 246 pixels (the book's
-/// image), the lower-right dime fills the 52 x 52 rectangle at (210, 148), the book's default
-/// template.
+/// Coins lie at fixed fractions of the image size and scale with it; at the default size, that
+/// of the book's image, the lower-right dime fills the book's default template.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +27,6 @@ struct Coin {
   double phase = 0.0;  ///< rotation of the relief texture (so equal coins are not identical)
 };
 
-/// A generated scene and where its coins are.
 struct CoinScene {
   GrayImage image;
   std::vector<Coin> coins;

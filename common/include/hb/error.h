@@ -48,7 +48,7 @@ std::string printable(const std::string& text);
 /// length ("'1111...' (5000 characters)") so that an argument can never flood a usage line.
 std::string quote_arg(const std::string& text);
 
-/// Throws CudaError when \p code is not cudaSuccess (use through HB_CUDA_CHECK).
+/// The work of HB_CUDA_CHECK.
 void cuda_check(cudaError_t code, const char* call, const char* file, int line);
 
 /// Runs \p body and maps what it throws to an exit code, printing a one-line message to
@@ -57,8 +57,7 @@ int run_main(const char* program, const std::function<int()>& body);
 
 }  // namespace hb
 
-/// Checks the cudaError_t returned by \p call; throws hb::CudaError with the call's text,
-/// file and line if it is not cudaSuccess.
+/// Throws hb::CudaError, with the call's text, file and line, unless \p call returns cudaSuccess.
 #define HB_CUDA_CHECK(call) ::hb::cuda_check((call), #call, __FILE__, __LINE__)
 
 /// After a kernel launch: checks the launch itself (configuration errors) without

@@ -28,9 +28,8 @@ constexpr int kMaxPgmSide = 1 << 20;
 /// Parses PGM data held in memory; \p name is used in error messages. A comment may follow any
 /// header field, maxval included (netpbm's reading: the raster starts after its newline).
 GrayImage parse_pgm(const std::string& data, const std::string& name = "<memory>");
-/// Reads a PGM file, or standard input for "-". Only a regular file is opened (hb::InputFile),
-/// the header is read first, and no more than it announces is read or allocated. Throws
-/// UsageError when the file cannot be read or is malformed.
+/// Reads a PGM file (hb::InputFile: "-" is standard input), never more than the header announces.
+/// Throws UsageError when the file cannot be read or is malformed.
 GrayImage read_pgm(const std::string& path);
 
 enum class PgmFormat { Binary /* P5 */, Ascii /* P2 */ };

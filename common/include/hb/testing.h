@@ -1,8 +1,6 @@
 /// \file
-/// \brief Helpers for the chapters' Catch2 tests: the standard size list and sanitizer mode.
-///
-/// GPU tests carry the Catch2 tag `[gpu]`; the shared test main (common/src/test_main.cpp)
-/// reports them Skipped (exit 77) on a machine without a CUDA device.
+/// \brief Helpers for the chapters' Catch2 tests (GPU tests carry the tag `[gpu]`; the shared
+///        test main reports them Skipped, exit 77, on a machine without a CUDA device).
 #pragma once
 
 #include <cstddef>
@@ -39,9 +37,8 @@ std::string normalize_space(const std::string& text);
 /// test checks that a line a page or a model quotes still stands in a kernel file.
 bool has_line(const std::string& text, const std::string& line);
 
-/// The first data row of the CSV file \p path (comment lines `# ...` skipped, quoted cells may
-/// hold commas) whose cells equal every entry of \p match, by column name; empty when none
-/// does. How a page test finds the committed measurement a page quotes.
+/// The first data row of the CSV file \p path (`# ...` lines skipped, quoted cells may hold
+/// commas) that has every cell of \p match, by column name, or none: a page's measurement.
 std::map<std::string, std::string> csv_row(const std::string& path,
                                            const std::map<std::string, std::string>& match);
 
