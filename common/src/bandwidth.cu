@@ -4,6 +4,7 @@
 #include <regex>
 #include <vector>
 
+#include "hb/bench.h"
 #include "hb/device.h"
 #include "hb/error.h"
 #include "hb/memory.h"
@@ -61,19 +62,15 @@ template <typename F>
 Bandwidth timed(std::size_t bytes_counted, cudaStream_t stream, int warmup, int iters,
                 F repetition) {
   const double ms = time_events(repetition, stream, warmup, iters).median_ms;
-  return {ms > 0 ? bytes_counted / (ms * 1e-3) / 1e9 : 0.0, ms, bytes_counted};
+  return {gbs(double(bytes_counted), ms), ms, bytes_counted};
 }
 
 // A pageable or pinned host buffer, filled so the pages exist before timing.
 struct HostBytes {
-  HostBytes(std::size_t bytes, HostMemory kind) {
-    if (kind == HostMemory::Pinned) {
-      pinned = PinnedBuffer<unsigned char>(bytes);
-      ptr = pinned.data();
-    } else {
-      pageable.resize(bytes);
-      ptr = pageable.data();
-    }
+  HostBytes(std::size_t bytes, HostMemory kind)
+      : pinned(kind == HostMemory::Pinned ? bytes : 0),
+        pageable(kind == HostMemory::Pinned ? 0 : bytes),
+        ptr(kind == HostMemory::Pinned ? pinned.data() : pageable.data()) {
     for (std::size_t i = 0; i < bytes; i += 4096) ptr[i] = static_cast<unsigned char>(i >> 12);
   }
   PinnedBuffer<unsigned char> pinned;

@@ -1,7 +1,5 @@
 #include "hb/device.h"
 
-#include <algorithm>
-
 #include <cuda_runtime_api.h>
 
 #include "hb/error.h"
@@ -44,11 +42,6 @@ Residency Residency::of_current_device() {
   HB_CUDA_CHECK(cudaDeviceGetAttribute(&r.max_threads_per_sm,
                                        cudaDevAttrMaxThreadsPerMultiProcessor, device));
   return r;
-}
-
-int Residency::blocks(int threads) const {
-  const int per_sm = std::min(32, std::max(1, max_threads_per_sm / std::max(1, threads)));
-  return sm_count * per_sm;
 }
 
 DeviceInfo query_device(int index) {

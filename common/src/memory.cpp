@@ -2,7 +2,7 @@
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
+#include <limits>
 
 namespace hb {
 
@@ -26,14 +26,11 @@ std::string bytes_text(std::size_t bytes) {
 // MemAvailable from /proc/meminfo (Linux); 0 when unknown.
 std::size_t available_host_memory() {
   std::ifstream meminfo("/proc/meminfo");
-  std::string line;
-  while (std::getline(meminfo, line)) {
-    std::istringstream fields(line);
-    std::string key;
-    std::size_t kib = 0;
-    if (fields >> key >> kib && key == "MemAvailable:") return kib * 1024;
-  }
-  return 0;
+  std::string key;
+  std::size_t kib = 0;
+  while (meminfo >> key >> kib && key != "MemAvailable:")
+    meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');  // the unit, if any
+  return meminfo && key == "MemAvailable:" ? kib * 1024 : 0;
 }
 
 // The current device's free memory; \p text receives "device 0 has 1.0 GiB free of 140.0 GiB".

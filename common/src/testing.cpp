@@ -2,18 +2,12 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
 namespace hb {
-
-bool under_sanitizer() {
-  const char* v = std::getenv("HB_UNDER_SANITIZER");
-  return v != nullptr && std::string(v) == "1";
-}
 
 std::vector<std::size_t> standard_sizes(std::size_t block, std::size_t large) {
   std::vector<std::size_t> s{0, 1, 31, 32, 33, block + 1, block, 1000003, large};
@@ -24,12 +18,6 @@ std::vector<std::size_t> standard_sizes(std::size_t block, std::size_t large) {
     s.erase(std::remove_if(s.begin(), s.end(), [](std::size_t n) { return n > kSanitizerMaxSize; }),
             s.end());
   return s;
-}
-
-std::uint64_t test_seed(std::uint64_t fallback) {
-  const char* v = std::getenv("HB_TEST_SEED");
-  if (v == nullptr || *v == '\0') return fallback;
-  return std::strtoull(v, nullptr, 10);
 }
 
 std::string read_text_file(const std::string& path) {

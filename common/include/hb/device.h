@@ -3,6 +3,7 @@
 ///        cudaDeviceProp fields such as clockRate) and "is there a GPU at all?".
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 
@@ -63,7 +64,9 @@ struct Residency {
   int max_threads_per_sm = 0;
   static Residency of_current_device();
   /// Blocks of \p threads threads that fit on the GPU at once (at least 1, at most 32 per SM).
-  int blocks(int threads) const;
+  int blocks(int threads) const {
+    return sm_count * std::min(32, std::max(1, max_threads_per_sm / std::max(1, threads)));
+  }
 };
 
 }  // namespace hb

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -14,7 +15,10 @@ namespace hb {
 /// True while the tests run under compute-sanitizer (scripts/run_sanitizer.sh sets
 /// HB_UNDER_SANITIZER=1), which slows kernels 10-1000x: tests then cap their largest sizes
 /// (kSanitizerMaxSize) but still run every variant and every edge case.
-bool under_sanitizer();
+inline bool under_sanitizer() {
+  const char* v = std::getenv("HB_UNDER_SANITIZER");
+  return v != nullptr && std::string(v) == "1";
+}
 constexpr std::size_t kSanitizerMaxSize = std::size_t(1) << 20;
 
 /// The sizes every variant is tested on: 0, 1, 31, 32, 33, block - 1, block, block + 1, a prime
@@ -24,7 +28,10 @@ std::vector<std::size_t> standard_sizes(std::size_t block, std::size_t large);
 
 /// HB_TEST_SEED from the environment if set, otherwise \p fallback: tests print it (Catch2
 /// INFO) so that a failure can be replayed.
-std::uint64_t test_seed(std::uint64_t fallback = 20261122);
+inline std::uint64_t test_seed(std::uint64_t fallback = 20261122) {
+  const char* v = std::getenv("HB_TEST_SEED");
+  return v == nullptr || *v == '\0' ? fallback : std::strtoull(v, nullptr, 10);
+}
 
 /// The contents of the file at \p path; throws std::runtime_error naming it when unreadable.
 std::string read_text_file(const std::string& path);
