@@ -115,8 +115,8 @@ Report size_sweep(const std::vector<SweepRow>& rows, const std::vector<int>& thr
                                         own ? "-" : std::to_string(threads.at(i)), fixed(us, 2)};
       for (double rate : s.rates) cells.push_back(fixed(rate, 1));
       cells.push_back(reference_us > 0 && us > 0 ? fixed(reference_us / us, 2) : "-");
-      if (ceiling)
-        cells.insert(cells.end(), {fixed(limit, 1), percent(s.rates.at(units.ceiling_rate), limit)});
+      if (ceiling) cells.push_back(fixed(limit, 1));
+      if (ceiling) cells.push_back(percent(s.rates.at(units.ceiling_rate), limit));
       cells.push_back(check_text(s.ok, s.checked));
       r.row(cells);
     }

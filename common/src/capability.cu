@@ -78,10 +78,9 @@ Capability code_capability() {
 }
 
 std::string capability_summary() {
-  const Capability gpu = device_capability(current_device());
-  const Capability code = code_capability();
-  if (gpu == code) return capability_text(gpu);
-  return capability_text(gpu) + ", running code built for " + capability_text(code);
+  const Capability gpu = device_capability(current_device()), code = code_capability();
+  return capability_text(gpu) +
+         (gpu == code ? "" : ", running code built for " + capability_text(code));
 }
 
 std::size_t shared_per_block_limit() {
@@ -93,8 +92,8 @@ std::size_t shared_per_block_limit() {
 }
 
 Form form_here(const Needs& needs) {
-  if (!needs_anything(needs)) return Form::Headline;
-  return form_for(needs, code_capability(), shared_per_block_limit());
+  return needs_anything(needs) ? form_for(needs, code_capability(), shared_per_block_limit())
+                               : Form::Headline;
 }
 
 std::string left_out_reason(const Needs& needs) {

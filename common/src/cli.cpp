@@ -42,12 +42,6 @@ std::size_t parse_size(const std::string& text, const std::string& flag) {
 
 namespace {
 
-// "000123" -> "123", "000" -> "0".
-std::string without_leading_zeros(const std::string& digits) {
-  const std::size_t first = digits.find_first_not_of('0');
-  return first == std::string::npos ? "0" : digits.substr(first);
-}
-
 // Whether the decimal text \p s fits a T.
 template <typename T>
 bool fits(const std::string& s) {
@@ -67,10 +61,11 @@ std::string number_problem(const std::string& text, NumberKind kind, std::string
       const std::size_t start = is_signed && text[0] == '-' ? 1 : 0;
       const std::string range = std::to_string(std::numeric_limits<std::uint64_t>::max());
       if (start == text.size() || text.find_first_not_of("0123456789", start) != std::string::npos)
-        return shown + (is_signed
-                            ? " is not a whole number (an optional '-' and decimal digits only)"
-                            : " is not a whole number from 0 to " + range + " (decimal digits only)");
-      canonical = text.substr(0, start) + without_leading_zeros(text.substr(start));
+        return shown + " is not a whole number" +
+               (is_signed ? " (an optional '-' and decimal digits only)"
+                          : " from 0 to " + range + " (decimal digits only)");
+      const std::size_t first = text.find_first_not_of('0', start);  // leading zeros dropped
+      canonical = text.substr(0, start) + (first == std::string::npos ? "0" : text.substr(first));
       if (canonical == "-0") canonical = "0";
       if (is_signed ? !fits<std::int64_t>(canonical) : !fits<std::uint64_t>(canonical))
         return shown + (is_signed ? " is out of the range of a 64-bit whole number"
@@ -139,11 +134,10 @@ void make_strict(CLI::App& app) {
           [](std::string& value) {
             if (value.empty())
               return std::string("empty value (give a value, or leave the option out)");
-            if (value.rfind("--", 0) == 0) {
+            if (value.rfind("--", 0) == 0)
               return "'" + value +
                      "' is an option, not a value (a value that begins with -- can be written "
                      "./" + value + " for a file)";
-            }
             return std::string();
           },
           ""));
