@@ -11,13 +11,11 @@ Checked measure_checked(const std::function<void(cudaStream_t)>& poison,
                         const std::function<void(cudaStream_t)>& call,
                         const std::function<bool()>& check, cudaStream_t stream, int warmup,
                         int iters, bool do_check) {
-  Checked c;
   poison(stream);
   call(stream);
   const bool first = !do_check || check();
-  c.median_ms = time_events(call, stream, warmup, iters).median_ms;
-  c.ok = first && (!do_check || check());
-  return c;
+  const double median_ms = time_events(call, stream, warmup, iters).median_ms;
+  return {median_ms, first && (!do_check || check())};
 }
 
 void add_run_facts(Report& r, const std::string& program, const std::string& command,

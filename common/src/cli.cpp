@@ -157,12 +157,11 @@ Cli::Cli(CliSpec spec) : spec_(std::move(spec)), app_(spec_.description, spec_.p
                   "problem size in " + spec_.n_unit + " (K/M/G = 2^10/2^20/2^30), between " +
                       std::to_string(spec_.min_n) + " and " + std::to_string(spec_.max_n))
       ->capture_default_str();
-  if (spec_.variants > 0) {
+  if (spec_.variants > 0)
     app_.add_option("--variant", opt_.variant,
                     "run only this variant (0.." + std::to_string(spec_.variants - 1) +
                         "); default: all")
         ->check(CLI::Range(0, spec_.variants - 1));
-  }
   app_.add_option("--iters", opt_.iters, "timed repetitions (the median is reported)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
@@ -185,9 +184,8 @@ std::vector<std::string> book_spellings(const CLI::App& app, int argc, const cha
     // "--seed=" with nothing after the "=": CLI11 would take the next argument as the value;
     // an empty value is refused here, as every other empty value is (make_strict).
     const std::size_t eq = a.find('=');
-    if (a.size() > 2 && a[0] == '-' && eq != std::string::npos && eq + 1 == a.size()) {
+    if (a.size() > 2 && a[0] == '-' && eq != std::string::npos && eq + 1 == a.size())
       throw UsageError(quote_arg(a) + ": empty value (give a value, or leave the option out)");
-    }
     args.push_back(a);
   }
   return args;
@@ -209,10 +207,9 @@ bool Cli::parse(int argc, const char* const* argv) {
     throw UsageError(std::string(e.what()) + " (see --help)");
   }
   opt_.n = parse_size(n_text_, "--n");
-  if (opt_.n < spec_.min_n || opt_.n > spec_.max_n) {
-    throw UsageError("--n " + quote_arg(n_text_) + ": must be between " + std::to_string(spec_.min_n) +
-                     " and " + std::to_string(spec_.max_n));
-  }
+  if (opt_.n < spec_.min_n || opt_.n > spec_.max_n)
+    throw UsageError("--n " + quote_arg(n_text_) + ": must be between " +
+                     std::to_string(spec_.min_n) + " and " + std::to_string(spec_.max_n));
   return true;
 }
 

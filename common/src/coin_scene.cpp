@@ -64,10 +64,9 @@ double coin_value(const Coin& c, double dx, double dy) {
 }
 
 void check_side(int side, const char* what, int least) {
-  if (side < least || side > kMaxPgmSide) {
+  if (side < least || side > kMaxPgmSide)
     throw UsageError(std::string(what) + " " + std::to_string(side) + ": must be between " +
                      std::to_string(least) + " and " + std::to_string(kMaxPgmSide));
-  }
 }
 
 }  // namespace

@@ -21,16 +21,14 @@ int device_count(std::string* why) {
 void select_device(int index) {
   std::string why;
   const int count = device_count(&why);
-  if (count == 0) {
+  if (count == 0)
     throw NoDevice("no CUDA device found (" + why +
                    "). Nothing was run. Run this program on a machine with an NVIDIA GPU "
                    "and driver (see README.md, 'Running on a GPU machine').");
-  }
-  if (index < 0 || index >= count) {
+  if (index < 0 || index >= count)
     throw UsageError("--device " + std::to_string(index) + ": this machine has " +
                      std::to_string(count) + " CUDA device(s), numbered 0.." +
                      std::to_string(count - 1));
-  }
   HB_CUDA_CHECK(cudaSetDevice(index));
 }
 

@@ -82,13 +82,11 @@ InputFile::InputFile(const std::string& path) : path_(path) {
   switch (kind_of(path, &st, &error)) {
     case Kind::Missing:
       throw UsageError(name + ": cannot open the file for reading: " + reason(error));
-    case Kind::Directory:
-      throw UsageError(name + ": is a directory, not a file");
+    case Kind::Directory: throw UsageError(name + ": is a directory, not a file");
     case Kind::Other:
       throw UsageError(name + ": is not a regular file (a FIFO, device or socket); to read "
                               "from a pipe, give '-' and send the data to standard input");
-    case Kind::Regular:
-      break;
+    case Kind::Regular: break;
   }
   file_.open(path, std::ios::binary);
   if (!file_) throw UsageError(name + ": cannot open the file for reading: " + reason(errno));
@@ -101,14 +99,12 @@ void check_output_path(const std::string& path, const std::string& flag) {
   switch (kind_of(path)) {
     case Kind::Directory:
       throw UsageError(name + ": is a directory; give the name of a file to write");
-    case Kind::Other:
-      return;  // a device or FIFO the user named: written directly
+    case Kind::Other: return;  // a device or FIFO the user named: written directly
     case Kind::Regular:
       if (::access(path.c_str(), W_OK) != 0)
         throw UsageError(name + ": the file exists and cannot be replaced: " + reason(errno));
       break;
-    case Kind::Missing:
-      break;
+    case Kind::Missing: break;
   }
   const std::string folder = folder_of(path);
   if (kind_of(folder) != Kind::Directory)

@@ -14,10 +14,7 @@ std::string bytes_text(std::size_t bytes) {
   if (bytes < 1024) return std::to_string(bytes) + " bytes";
   double value = double(bytes) / 1024.0;
   int unit = 0;
-  while (value >= 1024.0 && unit < 3) {
-    value /= 1024.0;
-    ++unit;
-  }
+  for (; value >= 1024.0 && unit < 3; ++unit) value /= 1024.0;
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f %s", value, units[unit]);
   return buf;

@@ -17,10 +17,9 @@ void Report::fact(const std::string& key, const std::string& value) {
 }
 
 void Report::row(std::vector<std::string> cells) {
-  if (cells.size() != columns_.size()) {
+  if (cells.size() != columns_.size())
     throw std::logic_error("Report::row: " + std::to_string(cells.size()) + " cells for " +
                            std::to_string(columns_.size()) + " columns");
-  }
   rows_.push_back(std::move(cells));
 }
 

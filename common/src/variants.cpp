@@ -33,10 +33,9 @@ bool accepts(BlockRule rule, int threads) {
 std::string describe(BlockRule rule) { return kRules[static_cast<int>(rule)].text; }
 
 void require_threads(const std::string& variant, BlockRule rule, int threads) {
-  if (!accepts(rule, threads)) {
+  if (!accepts(rule, threads))
     throw UsageError("--threads " + std::to_string(threads) + ": " + variant + " needs " +
                      describe(rule) + " threads per block");
-  }
 }
 
 }  // namespace hb

@@ -13,7 +13,6 @@
 
 namespace hb {
 
-/// Outcome of a comparison of \p count elements.
 struct CompareResult {
   bool ok = true;
   std::size_t count = 0;       ///< elements compared
@@ -91,8 +90,7 @@ CompareResult compare_relative(const G* got, const W* want, std::size_t n, doubl
   detail::MismatchLog log;
   double max_error = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
-    const double g = static_cast<double>(got[i]);
-    const double w = static_cast<double>(want[i]);
+    const double g = static_cast<double>(got[i]), w = static_cast<double>(want[i]);
     const double err = std::fabs(g - w);
     const double scale = std::fmax(std::fabs(w), rtol > 0 ? atol / rtol : 1.0);
     const double rel = scale > 0 ? err / scale : err;

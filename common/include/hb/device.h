@@ -9,7 +9,6 @@
 
 namespace hb {
 
-/// What a program needs to know about the GPU it runs on.
 struct DeviceInfo {
   int index = 0;
   std::string name;

@@ -94,11 +94,10 @@ class ScratchBytes : public DeviceBuffer<unsigned char> {
   /// when they do not fit.
   template <typename T>
   T* fit(std::size_t count, const char* what) const {
-    if (count * sizeof(T) > bytes()) {
+    if (count * sizeof(T) > bytes())
       throw std::logic_error(std::string("scratch ") + what + ": " +
                              std::to_string(count * sizeof(T)) + " bytes needed, " +
                              std::to_string(bytes()) + " allocated");
-    }
     return reinterpret_cast<T*>(data());
   }
 };
@@ -157,10 +156,9 @@ void copy_to_device(void* device_dst, const void* host_src, std::size_t bytes);
 template <typename T>
 void copy_to_host(T* host_dst, const T* device_src, std::size_t count,
                   cudaStream_t stream = nullptr) {
-  if (count > 0) {
+  if (count > 0)
     HB_CUDA_CHECK(cudaMemcpyAsync(host_dst, device_src, count * sizeof(T), cudaMemcpyDeviceToHost,
                                   stream));
-  }
   HB_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 

@@ -43,10 +43,9 @@ const Row& find_row(const std::vector<Row>& rows, std::string_view id,
 template <typename Row>
 const Row& program_row(const std::vector<Row>& rows, std::string_view id, const char* program) {
   const Row& r = find_row(rows, id);
-  if (r.program() != program) {
+  if (r.program() != program)
     throw std::logic_error(std::string("program ") + program + " is built for variant " +
                            std::string(id) + ", whose program is " + r.program());
-  }
   return r;
 }
 
