@@ -18,8 +18,7 @@ namespace {
 int check_stdout(const char* program, int rc) {
   errno = 0;
   std::cout.flush();
-  const bool failed = !std::cout.good() || std::fflush(stdout) != 0 || std::ferror(stdout);
-  if (!failed) return rc;
+  if (std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout)) return rc;
   const int error = errno;
   std::fprintf(stderr, "%s: error: could not write to standard output%s%s\n", program,
                error != 0 ? ": " : "", error != 0 ? std::strerror(error) : "");
@@ -34,11 +33,10 @@ CudaError::CudaError(cudaError_t code, const char* call, const char* file, int l
       code_(code) {}
 
 void cuda_check(cudaError_t code, const char* call, const char* file, int line) {
-  if (code != cudaSuccess) {
-    // Clear the sticky "last error" so that a caller who handles the exception can go on.
-    (void)cudaGetLastError();
-    throw CudaError(code, call, file, line);
-  }
+  if (code == cudaSuccess) return;
+  // Clear the sticky "last error" so that a caller who handles the exception can go on.
+  (void)cudaGetLastError();
+  throw CudaError(code, call, file, line);
 }
 
 int run_main(const char* program, const std::function<int()>& body) {

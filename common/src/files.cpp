@@ -36,9 +36,7 @@ Kind kind_of(const std::string& path, struct stat* st_out = nullptr, int* error 
 
 std::string folder_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
 }
 
 // A hidden name beside \p path that no other writer of this process or another uses:

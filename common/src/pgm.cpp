@@ -92,8 +92,7 @@ class Parser {
   }
 
   static std::string shown(int c) {
-    if (c >= 0x20 && c < 0x7f) return std::string("'") + char(c) + "'";
-    return "byte " + std::to_string(c);
+    return c >= 0x20 && c < 0x7f ? std::string("'") + char(c) + "'" : "byte " + std::to_string(c);
   }
 
   // P5: one white-space character (or a comment through its newline, as netpbm reads it)

@@ -68,19 +68,15 @@ std::map<std::string, std::string> csv_row(const std::string& path,
     }
     std::map<std::string, std::string> row;
     for (std::size_t k = 0; k < header.size() && k < cells.size(); ++k) row[header[k]] = cells[k];
-    const bool matches = std::all_of(match.begin(), match.end(), [&](const auto& m) {
-      const auto it = row.find(m.first);
-      return it != row.end() && it->second == m.second;
-    });
-    if (matches) return row;
+    const auto has = [&](const auto& m) { return row.count(m.first) && row[m.first] == m.second; };
+    if (std::all_of(match.begin(), match.end(), has)) return row;
   }
   return {};
 }
 
 bool shows_rounded(const std::string& shown, const std::string& value) {
-  std::string digits;
-  for (char c : shown)
-    if (c != ',') digits += c;
+  std::string digits = shown;
+  digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
   const std::size_t dot = digits.find('.');
   const int decimals = dot == std::string::npos ? 0 : int(digits.size() - dot - 1);
   char rounded[64];

@@ -43,8 +43,7 @@ inline Bandwidth measure_bidirectional(std::size_t bytes, int iters) {
   return measure_bidirectional(bytes, bytes, iters);
 }
 
-/// XOR of all 32-bit words of \p n16 16-byte vectors at \p device_data, computed on the GPU
-/// by the kernel that measure_device_read() times (exposed so tests can check it).
+/// XOR of the 32-bit words of \p n16 16-byte vectors, by the kernel measure_device_read() times.
 std::uint32_t device_xor_fold(const void* device_data, std::size_t n16, cudaStream_t stream);
 
 /// The NVIDIA driver version ("580.159.04") from /proc/driver/nvidia/version, or the CUDA

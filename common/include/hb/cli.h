@@ -37,13 +37,11 @@ std::string strict_number(const std::string& text, NumberKind kind, const std::s
 /// "not given"). Cli::parse() calls it, covering every option added before.
 void make_strict(CLI::App& app);
 
-/// argv[1..argc) with the book's spelling of long options, a single dash ("-wTemplate 16", as
-/// section 15.7 prints it), turned into ours ("--wTemplate 16") wherever \p app has such an
-/// option; everything else as given (a negative number stays a number).
+/// argv[1..argc) with the book's single-dash long options ("-wTemplate 16", section 15.7) turned
+/// into ours ("--wTemplate 16") wherever \p app has one; everything else as given.
 std::vector<std::string> book_spellings(const CLI::App& app, int argc, const char* const* argv);
 
-/// Throws UsageError naming \p flag unless \p value is finite and within [min, max]; \p why, if
-/// given, says why the range is what it is.
+/// Throws UsageError naming \p flag (and \p why, if given) unless \p value is in [min, max].
 void require_range(double value, double min, double max, const std::string& flag,
                    const std::string& why = "");
 
@@ -53,11 +51,9 @@ struct CommonOptions {
   int variant = -1;  ///< -1: every variant
   int iters = 10;
   std::uint64_t seed = 20261122;
-  bool csv = false;
-  bool no_check = false;
+  bool csv = false, no_check = false;
 };
 
-/// What a program accepts for the shared flags.
 struct CliSpec {
   std::string program;           ///< the executable's name, for messages
   std::string description;       ///< one line for --help

@@ -17,8 +17,7 @@ struct DeviceInfo {
   int clock_khz = 0;                  ///< peak SM clock
   int memory_clock_khz = 0;           ///< peak memory clock
   int memory_bus_bits = 0;            ///< memory bus width
-  std::size_t global_memory_bytes = 0;
-  std::size_t l2_bytes = 0;
+  std::size_t global_memory_bytes = 0, l2_bytes = 0;
   std::size_t shared_per_block_optin = 0;  ///< largest shared memory a block may opt in to
   int max_threads_per_sm = 0;
   int async_engines = 0;   ///< copy engines: 2 means H2D and D2H can overlap

@@ -52,9 +52,7 @@ class Buffer {
   bool empty() const noexcept { return size() == 0; }
 
  private:
-  struct Release {
-    void operator()(T* p) const noexcept { release(M, p); }
-  };
+  struct Release { void operator()(T* p) const noexcept { release(M, p); } };
   std::unique_ptr<T, Release> ptr_;
   std::size_t count_ = 0;
 };
@@ -67,9 +65,7 @@ class Handle {
   operator H() const noexcept { return h_.get(); }  // NOLINT: used like the handle
 
  protected:
-  struct Release {
-    void operator()(H h) const noexcept { (void)Destroy(h); }
-  };
+  struct Release { void operator()(H h) const noexcept { (void)Destroy(h); } };
   std::unique_ptr<std::remove_pointer_t<H>, Release> h_;
 };
 inline cudaError_t destroy_stream(cudaStream_t s) { return cudaStreamDestroy(s); }

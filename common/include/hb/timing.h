@@ -13,9 +13,7 @@ namespace hb {
 
 /// Summary of repeated timings, in milliseconds.
 struct TimingStats {
-  double median_ms = 0.0;
-  double min_ms = 0.0;
-  double max_ms = 0.0;
+  double median_ms = 0.0, min_ms = 0.0, max_ms = 0.0;
   std::vector<double> samples_ms;  ///< in the order measured
 };
 
