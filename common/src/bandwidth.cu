@@ -49,12 +49,10 @@ __global__ void __launch_bounds__(kFoldThreads)
 }
 
 int fold_blocks() {
-  int device = 0, sms = 0, per_sm = 0;
-  HB_CUDA_CHECK(cudaGetDevice(&device));
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  int per_sm = 0;
   HB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, xor_fold_kernel,
                                                               kFoldThreads, 0));
-  return sms * per_sm;
+  return Residency::of_current_device().sm_count * per_sm;
 }
 
 // The rate of \p repetition, timed on \p stream after \p warmup untimed repetitions.

@@ -59,11 +59,9 @@ int run_main(const char* program, const std::function<int()>& body) {
   } catch (const CudaError& e) {
     rc = say(stderr, name + ": CUDA error: " + e.what(), kExitFailed);
   } catch (const std::bad_alloc&) {
-    rc = say(stderr,
-             name + ": error: out of host memory: an allocation failed (" +
-                 available_host_memory_text() +
-                 " of memory available on this machine); try a smaller size",
-             kExitFailed);
+    const std::string memory = available_host_memory_text() + " of memory available";
+    rc = say(stderr, name + ": error: out of host memory: an allocation failed (" + memory +
+                         " on this machine); try a smaller size", kExitFailed);
   } catch (const std::exception& e) {
     rc = say(stderr, name + ": error: " + printable(e.what()), kExitFailed);
   }

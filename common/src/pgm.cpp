@@ -152,9 +152,8 @@ class Parser {
   }
 
   std::istream& in_;
-  std::size_t size_;
+  std::size_t size_, pos_ = 0;
   std::string name_;
-  std::size_t pos_ = 0;
 };
 
 }  // namespace

@@ -8,8 +8,7 @@
 namespace hb {
 
 TimingStats summarize(std::vector<double> samples) {
-  TimingStats s;
-  s.samples_ms = samples;
+  TimingStats s{0.0, 0.0, 0.0, samples};
   if (samples.empty()) return s;
   std::sort(samples.begin(), samples.end());
   const std::size_t n = samples.size();

@@ -39,18 +39,16 @@ inline std::string capability_text(Capability cc) {
 
 Capability device_capability(int device);
 
-/// The capability the kernels of this program run with on the current device: the virtual
-/// architecture they were compiled for (the ptxVersion of a probe kernel built like every
-/// kernel of the program), lower than device_capability() where the driver JIT-compiles PTX of
-/// an older architecture. Throws CudaError when the program holds no code this GPU can load.
+/// The architecture this program's kernels run as here (the ptxVersion of a probe kernel built
+/// like them): below device_capability() where the driver compiles older PTX just in time.
+/// Throws CudaError when the program holds no code this GPU can load.
 Capability code_capability();
 
 /// The current device's capability for a report: "9.0", or "9.0, running code built for 8.0".
 std::string capability_summary();
 
-/// The shared memory per block (bytes, opt-in) that the code may rely on on the current device:
-/// the device's own limit, capped by architecture_shared_limit(code_capability()), so that a
-/// JIT run of old code on a new GPU keeps the old GPU's limits.
+/// The opt-in shared memory per block (bytes) the code may use here: the device's limit, capped
+/// by architecture_shared_limit(code_capability()) so that old code keeps the old GPU's limits.
 std::size_t shared_per_block_limit();
 
 /// The opt-in shared memory per block (bytes) that every GPU of architecture \p cc grants, from

@@ -20,8 +20,7 @@ enum class CoinKind { Dime, Penny, Nickel, Quarter };
 
 /// One coin: a disc with shading, a rim and a relief texture.
 struct Coin {
-  double cx = 0.0;  ///< centre, in pixels from the left edge
-  double cy = 0.0;  ///< centre, in pixels from the top edge
+  double cx = 0.0, cy = 0.0;  ///< centre, in pixels from the left and top edges
   double radius = 0.0;
   CoinKind kind = CoinKind::Dime;
   double phase = 0.0;  ///< rotation of the relief texture (so equal coins are not identical)
@@ -31,8 +30,7 @@ struct CoinScene {
   GrayImage image;
   std::vector<Coin> coins;
   int template_coin = 0;  ///< index of the coin the default template encloses
-  /// The default template: the square around coins[template_coin] (52 x 52 at (210, 148)
-  /// for the default size), clipped to the image.
+  /// The default template, the square around coins[template_coin] clipped to the image.
   int template_x = 0, template_y = 0, template_w = 0, template_h = 0;
 };
 

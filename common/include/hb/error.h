@@ -16,8 +16,7 @@ enum ExitCode : int {
   kExitOk = 0,        ///< every check passed
   kExitFailed = 1,    ///< a check failed, or CUDA reported an error
   kExitUsage = 2,     ///< bad flags, sizes or files; nothing was run
-  kExitLeftOut = 3,   ///< the variant needs a newer GPU (or more shared memory) than this one:
-                      ///< nothing was run; the one-line reason starts "SKIPPED:"
+  kExitLeftOut = 3,   ///< the variant needs a newer GPU or more shared memory: "SKIPPED: ..."
   kExitNoDevice = 77  ///< no CUDA device: nothing was run or checked (ctest reports "Skipped")
 };
 

@@ -13,8 +13,7 @@ namespace hb {
 
 /// A gray-scale image, row-major, one byte per pixel.
 struct GrayImage {
-  int width = 0;
-  int height = 0;
+  int width = 0, height = 0;
   int maxval = 255;                 ///< the brightest value the file declared
   std::vector<std::uint8_t> pixels;  ///< width x height values in 0..maxval
 

@@ -36,12 +36,10 @@ inline std::uint64_t test_seed(std::uint64_t fallback = 20261122) {
 /// The contents of the file at \p path; throws std::runtime_error naming it when unreadable.
 std::string read_text_file(const std::string& path);
 
-/// \p text with every run of white space collapsed to one space and none at the ends, so
-/// that line breaks do not matter when a test compares prose.
+/// \p text with every run of white space one space, none at the ends: prose without line breaks.
 std::string normalize_space(const std::string& text);
 
-/// Whether \p text has \p line as one of its lines, leading and trailing blanks aside: how a
-/// test checks that a line a page or a model quotes still stands in a kernel file.
+/// Whether \p text has \p line as a line, blanks aside: a line a page quotes still stands.
 bool has_line(const std::string& text, const std::string& line);
 
 /// The first data row of the CSV file \p path (`# ...` lines skipped, quoted cells may hold
