@@ -4,6 +4,7 @@
 #include <regex>
 #include <vector>
 
+#include "hb/bench.h"
 #include "hb/device.h"
 #include "hb/error.h"
 #include "hb/memory.h"
@@ -48,38 +49,48 @@ __global__ void __launch_bounds__(kFoldThreads)
 }
 
 int fold_blocks() {
-  int device = 0, sms = 0, per_sm = 0;
-  HB_CUDA_CHECK(cudaGetDevice(&device));
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  int per_sm = 0;
   HB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, xor_fold_kernel,
                                                               kFoldThreads, 0));
-  return sms * per_sm;
+  return Residency::of_current_device().sm_count * per_sm;
 }
 
-Bandwidth make(std::size_t bytes_counted, const TimingStats& t) {
-  Bandwidth b;
-  b.bytes_counted = bytes_counted;
-  b.median_ms = t.median_ms;
-  b.gbs = t.median_ms > 0 ? bytes_counted / (t.median_ms * 1e-3) / 1e9 : 0.0;
-  return b;
+// The rate of \p repetition, timed on \p stream after \p warmup untimed repetitions.
+template <typename F>
+Bandwidth timed(std::size_t bytes_counted, cudaStream_t stream, int warmup, int iters,
+                F repetition) {
+  const double ms = time_events(repetition, stream, warmup, iters).median_ms;
+  return {gbs(double(bytes_counted), ms), ms, bytes_counted};
 }
 
 // A pageable or pinned host buffer, filled so the pages exist before timing.
 struct HostBytes {
-  HostBytes(std::size_t bytes, HostMemory kind) {
-    if (kind == HostMemory::Pinned) {
-      pinned = PinnedBuffer<unsigned char>(bytes);
-      ptr = pinned.data();
-    } else {
-      pageable.resize(bytes);
-      ptr = pageable.data();
-    }
+  HostBytes(std::size_t bytes, HostMemory kind)
+      : pinned(kind == HostMemory::Pinned ? bytes : 0),
+        pageable(kind == HostMemory::Pinned ? 0 : bytes),
+        ptr(kind == HostMemory::Pinned ? pinned.data() : pageable.data()) {
     for (std::size_t i = 0; i < bytes; i += 4096) ptr[i] = static_cast<unsigned char>(i >> 12);
   }
   PinnedBuffer<unsigned char> pinned;
   std::vector<unsigned char> pageable;
   unsigned char* ptr = nullptr;
 };
+
+Bandwidth measure_transfer(std::size_t bytes, HostMemory host, int iters, cudaMemcpyKind kind) {
+  HostBytes h(bytes, host);
+  DeviceBuffer<unsigned char> d(bytes);
+  const bool up = kind == cudaMemcpyHostToDevice;
+  if (!up) {
+    poison(d.data(), bytes, 0x5A);
+    HB_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  unsigned char* dst = up ? d.data() : h.ptr;
+  const unsigned char* src = up ? h.ptr : d.data();
+  Stream s;
+  return timed(bytes, s, 1, iters, [&](cudaStream_t st) {
+    HB_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, st));
+  });
+}
 
 }  // namespace
 
@@ -90,8 +101,7 @@ std::uint32_t device_xor_fold(const void* device_data, std::size_t n16, cudaStre
       static_cast<const uint4*>(device_data), n16, out.data());
   HB_CHECK_LAUNCH();
   unsigned result = 0;
-  HB_CUDA_CHECK(cudaMemcpyAsync(&result, out.data(), sizeof result, cudaMemcpyDeviceToHost, stream));
-  HB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  copy_to_host(&result, out.data(), 1, stream);
   return result;
 }
 
@@ -100,12 +110,9 @@ Bandwidth measure_device_copy(std::size_t bytes, int iters) {
   poison(src.data(), bytes, 0x5A);
   HB_CUDA_CHECK(cudaDeviceSynchronize());  // poison ran on the legacy stream
   Stream s;
-  const auto t = time_events(
-      [&](cudaStream_t st) {
-        HB_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, st));
-      },
-      s, 2, iters);
-  return make(2 * bytes, t);
+  return timed(2 * bytes, s, 2, iters, [&](cudaStream_t st) {
+    HB_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, st));
+  });
 }
 
 // The read rate depends on where the buffer lands: on an H200 we saw one 1 GiB allocation
@@ -124,13 +131,10 @@ Bandwidth measure_device_read(std::size_t bytes, int iters, std::vector<double>*
   const int blocks = fold_blocks();
   Bandwidth best;
   for (const DeviceBuffer<uint4>* src : {&first, &second}) {
-    const auto t = time_events(
-        [&](cudaStream_t st) {
-          xor_fold_kernel<<<blocks, kFoldThreads, 0, st>>>(src->data(), n16, out.data());
-          HB_CHECK_LAUNCH();
-        },
-        s, 2, iters);
-    const Bandwidth b = make(n16 * 16, t);
+    const Bandwidth b = timed(n16 * 16, s, 2, iters, [&](cudaStream_t st) {
+      xor_fold_kernel<<<blocks, kFoldThreads, 0, st>>>(src->data(), n16, out.data());
+      HB_CHECK_LAUNCH();
+    });
     if (per_buffer_gbs != nullptr) per_buffer_gbs->push_back(b.gbs);
     if (b.gbs > best.gbs) best = b;
   }
@@ -138,29 +142,11 @@ Bandwidth measure_device_read(std::size_t bytes, int iters, std::vector<double>*
 }
 
 Bandwidth measure_host_to_device(std::size_t bytes, HostMemory host, int iters) {
-  HostBytes h(bytes, host);
-  DeviceBuffer<unsigned char> d(bytes);
-  Stream s;
-  const auto t = time_events(
-      [&](cudaStream_t st) {
-        HB_CUDA_CHECK(cudaMemcpyAsync(d.data(), h.ptr, bytes, cudaMemcpyHostToDevice, st));
-      },
-      s, 1, iters);
-  return make(bytes, t);
+  return measure_transfer(bytes, host, iters, cudaMemcpyHostToDevice);
 }
 
 Bandwidth measure_device_to_host(std::size_t bytes, HostMemory host, int iters) {
-  HostBytes h(bytes, host);
-  DeviceBuffer<unsigned char> d(bytes);
-  poison(d.data(), bytes, 0x5A);
-  HB_CUDA_CHECK(cudaDeviceSynchronize());
-  Stream s;
-  const auto t = time_events(
-      [&](cudaStream_t st) {
-        HB_CUDA_CHECK(cudaMemcpyAsync(h.ptr, d.data(), bytes, cudaMemcpyDeviceToHost, st));
-      },
-      s, 1, iters);
-  return make(bytes, t);
+  return measure_transfer(bytes, host, iters, cudaMemcpyDeviceToHost);
 }
 
 Bandwidth measure_bidirectional(std::size_t up_bytes, std::size_t down_bytes, int iters) {
@@ -172,17 +158,15 @@ Bandwidth measure_bidirectional(std::size_t up_bytes, std::size_t down_bytes, in
   Event fork, join;
   // The timed region forks onto a second stream and joins back, so the events on the main
   // stream bracket both copies.
-  const auto t = time_events(
-      [&](cudaStream_t st) {
-        fork.record(st);
-        HB_CUDA_CHECK(cudaStreamWaitEvent(side, fork, 0));
-        HB_CUDA_CHECK(cudaMemcpyAsync(d_up.data(), up.ptr, up_bytes, cudaMemcpyHostToDevice, st));
-        HB_CUDA_CHECK(cudaMemcpyAsync(down.ptr, d_down.data(), down_bytes, cudaMemcpyDeviceToHost, side));
-        join.record(side);
-        HB_CUDA_CHECK(cudaStreamWaitEvent(st, join, 0));
-      },
-      main, 1, iters);
-  return make(up_bytes + down_bytes, t);
+  return timed(up_bytes + down_bytes, main, 1, iters, [&](cudaStream_t st) {
+    fork.record(st);
+    HB_CUDA_CHECK(cudaStreamWaitEvent(side, fork, 0));
+    HB_CUDA_CHECK(cudaMemcpyAsync(d_up.data(), up.ptr, up_bytes, cudaMemcpyHostToDevice, st));
+    HB_CUDA_CHECK(
+        cudaMemcpyAsync(down.ptr, d_down.data(), down_bytes, cudaMemcpyDeviceToHost, side));
+    join.record(side);
+    HB_CUDA_CHECK(cudaStreamWaitEvent(st, join, 0));
+  });
 }
 
 std::string driver_version_text() {

@@ -11,17 +11,11 @@ Checked measure_checked(const std::function<void(cudaStream_t)>& poison,
                         const std::function<void(cudaStream_t)>& call,
                         const std::function<bool()>& check, cudaStream_t stream, int warmup,
                         int iters, bool do_check) {
-  Checked c;
   poison(stream);
   call(stream);
   const bool first = !do_check || check();
-  c.median_ms = time_events(call, stream, warmup, iters).median_ms;
-  c.ok = first && (!do_check || check());
-  return c;
-}
-
-std::string percent(double part, double whole) {
-  return whole > 0 && part > 0 ? fixed(100.0 * part / whole, 1) : "-";
+  const double median_ms = time_events(call, stream, warmup, iters).median_ms;
+  return {median_ms, first && (!do_check || check())};
 }
 
 void add_run_facts(Report& r, const std::string& program, const std::string& command,
@@ -49,8 +43,7 @@ BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
   const bool ceiling = !units.ceiling.empty();
   std::vector<std::string> cols = {"id", "variant"};
   for (int t : kSweepBlockSizes) cols.push_back(std::to_string(t) + " " + unit);
-  for (const std::string& c : {"best " + unit, std::string("best threads"), std::string("% of CUB")})
-    cols.push_back(c);
+  cols.insert(cols.end(), {"best " + unit, "best threads", "% of CUB"});
   if (ceiling) cols.push_back("% of " + units.ceiling);
   cols.push_back("check");
   BlockSweep sweep{Report(cols), {}, ceiling ? units.measure_ceiling(n) : 0.0};
@@ -59,8 +52,7 @@ BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
     std::vector<std::string> cells = {row.id, row.title};
     std::vector<double> best(units.rates.size(), 0.0);  // the rates of the fastest block size
     int best_threads = 0;
-    bool ok = true;
-    bool checked = true;
+    bool ok = true, checked = true;
     const auto measure = [&](int threads, const std::string& where) {
       const Sample s = row.measure(threads, n);
       if (!s.ok) failures.add(row.label + where + ": " + s.failure);
@@ -86,9 +78,9 @@ BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
       if (row.reference) reference = best.at(0);
     }
     sweep.best_threads.push_back(best_threads > 0 ? best_threads : row.default_threads);
-    cells.push_back(fixed(best.at(0), 1));
-    cells.push_back(best_threads > 0 ? std::to_string(best_threads) : "-");
-    cells.push_back(percent(best.at(0), reference));
+    cells.insert(cells.end(), {fixed(best.at(0), 1),
+                               best_threads > 0 ? std::to_string(best_threads) : "-",
+                               percent(best.at(0), reference)});
     if (ceiling) cells.push_back(percent(best.at(units.ceiling_rate), sweep.ceiling));
     cells.push_back(check_text(ok, checked));
     sweep.report.row(cells);
@@ -102,10 +94,8 @@ Report size_sweep(const std::vector<SweepRow>& rows, const std::vector<int>& thr
   std::vector<std::string> cols = {"n", "log2 n", "id", "variant", "threads", "us (median)"};
   cols.insert(cols.end(), units.rates.begin(), units.rates.end());
   cols.push_back("x CUB");
-  if (ceiling) {
-    cols.push_back(units.ceiling + " " + units.rates.at(units.ceiling_rate));
-    cols.push_back("% of " + units.ceiling);
-  }
+  if (ceiling) cols.insert(cols.end(), {units.ceiling + " " + units.rates.at(units.ceiling_rate),
+                                         "% of " + units.ceiling});
   cols.push_back("check");
   Report r(cols);
   for (int k = lo; k <= hi; ++k) {
@@ -118,17 +108,13 @@ Report size_sweep(const std::vector<SweepRow>& rows, const std::vector<int>& thr
       if (!s.ok) failures.add(row.label + ", n = " + std::to_string(n) + ": " + s.failure);
       const double us = s.median_ms * 1e3;
       if (row.reference) reference_us = us;
+      const bool own = row.reference || row.picks_own;  // shows no block size
       std::vector<std::string> cells = {std::to_string(n), std::to_string(k), row.id, row.title,
-                                        row.reference || row.picks_own
-                                            ? "-"
-                                            : std::to_string(threads.at(i)),
-                                        fixed(us, 2)};
+                                        own ? "-" : std::to_string(threads.at(i)), fixed(us, 2)};
       for (double rate : s.rates) cells.push_back(fixed(rate, 1));
       cells.push_back(reference_us > 0 && us > 0 ? fixed(reference_us / us, 2) : "-");
-      if (ceiling) {
-        cells.push_back(fixed(limit, 1));
-        cells.push_back(percent(s.rates.at(units.ceiling_rate), limit));
-      }
+      if (ceiling) cells.push_back(fixed(limit, 1));
+      if (ceiling) cells.push_back(percent(s.rates.at(units.ceiling_rate), limit));
       cells.push_back(check_text(s.ok, s.checked));
       r.row(cells);
     }

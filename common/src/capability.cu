@@ -15,10 +15,7 @@ namespace {
 // virtual architecture the driver loaded for this GPU.
 __global__ void probe_kernel() {}
 
-std::vector<std::string>& skips() {
-  static std::vector<std::string> list;
-  return list;
-}
+std::vector<std::string> skips;
 
 int current_device() {
   int device = 0;
@@ -26,34 +23,31 @@ int current_device() {
   return device;
 }
 
+// compute(device) for the current device, once per device: launchers ask on every call.
+template <typename T, typename F>
+T per_device(F compute) {
+  static std::mutex mutex;
+  static std::map<int, T> cache;
+  const int device = current_device();
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = cache.find(device); it != cache.end()) return it->second;
+  }
+  const T value = compute(device);
+  const std::lock_guard<std::mutex> lock(mutex);
+  return cache.emplace(device, value).first->second;
+}
+
+std::string kib_text(std::size_t bytes) { return std::to_string((bytes + 1023) / 1024) + " KiB"; }
+
 }  // namespace
-
-// From the CUDA C++ Programming Guide, "Technical Specifications per Compute Capability".
-std::size_t architecture_shared_limit(Capability cc) {
-  if (cc < 80) return 64 * 1024;
-  if (cc == 80 || cc == 87) return 163 * 1024;
-  if (cc < 90) return 99 * 1024;
-  if (cc < 120) return 227 * 1024;
-  return 99 * 1024;
-}
-
-const std::vector<Capability>& supported_architectures() {
-  static const std::vector<Capability> list = {75, 80, 86, 89, 90, 100, 120};
-  return list;
-}
-
-bool needs_anything(const Needs& needs) {
-  return needs.cc > kOldestCapability ||
-         needs.shared_bytes > architecture_shared_limit(kOldestCapability);
-}
 
 std::string needs_text(const Needs& needs) {
   std::string text;
   if (needs.cc > kOldestCapability) text = "compute capability " + capability_text(needs.cc);
-  if (needs.shared_bytes > architecture_shared_limit(kOldestCapability)) {
-    if (!text.empty()) text += " and ";
-    text += std::to_string((needs.shared_bytes + 1023) / 1024) + " KiB of shared memory per block";
-  }
+  if (needs.shared_bytes > architecture_shared_limit(kOldestCapability))
+    text += (text.empty() ? "" : " and ") + kib_text(needs.shared_bytes) +
+            " of shared memory per block";
   return text.empty() ? "any GPU" : text;
 }
 
@@ -68,10 +62,6 @@ std::string form_note(const Needs& needs) {
   return "";
 }
 
-std::string capability_text(Capability cc) {
-  return std::to_string(cc / 10) + "." + std::to_string(cc % 10);
-}
-
 Capability device_capability(int device) {
   int major = 0, minor = 0;
   HB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
@@ -80,50 +70,30 @@ Capability device_capability(int device) {
 }
 
 Capability code_capability() {
-  static std::mutex mutex;
-  static std::map<int, Capability> cache;
-  const int device = current_device();
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = cache.find(device); it != cache.end()) return it->second;
-  cudaFuncAttributes attr{};
-  HB_CUDA_CHECK(cudaFuncGetAttributes(&attr, probe_kernel));
-  const Capability cc = attr.ptxVersion > 0 ? attr.ptxVersion : attr.binaryVersion;
-  cache[device] = cc;
-  return cc;
+  return per_device<Capability>([](int) {
+    cudaFuncAttributes attr{};
+    HB_CUDA_CHECK(cudaFuncGetAttributes(&attr, probe_kernel));
+    return attr.ptxVersion > 0 ? attr.ptxVersion : attr.binaryVersion;
+  });
 }
 
 std::string capability_summary() {
-  const Capability gpu = device_capability(current_device());
-  const Capability code = code_capability();
-  if (gpu == code) return capability_text(gpu);
-  return capability_text(gpu) + ", running code built for " + capability_text(code);
+  const Capability gpu = device_capability(current_device()), code = code_capability();
+  return capability_text(gpu) +
+         (gpu == code ? "" : ", running code built for " + capability_text(code));
 }
 
 std::size_t shared_per_block_limit() {
-  // Launchers ask on every call, so the answer is kept per device.
-  static std::mutex mutex;
-  static std::map<int, std::size_t> cache;
-  const int device = current_device();
-  const Capability code = code_capability();
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = cache.find(device); it != cache.end()) return it->second;
-  int optin = 0;
-  HB_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  const std::size_t limit =
-      std::min(static_cast<std::size_t>(optin), architecture_shared_limit(code));
-  cache[device] = limit;
-  return limit;
-}
-
-Form form_for(const Needs& needs, Capability cc, std::size_t shared_bytes) {
-  const bool headline = cc >= needs.cc && shared_bytes >= needs.shared_bytes;
-  if (headline) return Form::Headline;
-  return needs.below != nullptr ? Form::Portable : Form::None;
+  return per_device<std::size_t>([](int device) {
+    int optin = 0;
+    HB_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    return std::min(static_cast<std::size_t>(optin), architecture_shared_limit(code_capability()));
+  });
 }
 
 Form form_here(const Needs& needs) {
-  if (!needs_anything(needs)) return Form::Headline;
-  return form_for(needs, code_capability(), shared_per_block_limit());
+  return needs_anything(needs) ? form_for(needs, code_capability(), shared_per_block_limit())
+                               : Form::Headline;
 }
 
 std::string left_out_reason(const Needs& needs) {
@@ -137,26 +107,18 @@ std::string left_out_reason(const Needs& needs) {
   }
   const std::size_t limit = shared_per_block_limit();
   if (limit < needs.shared_bytes)
-    return "needs " + std::to_string((needs.shared_bytes + 1023) / 1024) +
-           " KiB of shared memory per block, this GPU grants " + std::to_string(limit / 1024) +
-           " KiB to code built for " + capability_text(code);
+    return "needs " + kib_text(needs.shared_bytes) + " of shared memory per block, this GPU " +
+           "grants " + std::to_string(limit / 1024) + " KiB to code built for " +
+           capability_text(code);
   return "runs here";
-}
-
-void require_runs_here(const Needs& needs) {
-  if (form_here(needs) == Form::None) throw LeftOut(left_out_reason(needs));
-}
-
-void note_test_skip(const std::string& what, const std::string& reason) {
-  skips().push_back(what + ": " + reason);
 }
 
 bool test_runs_here(const Needs& needs, const std::string& what) {
   if (form_here(needs) != Form::None) return true;
-  note_test_skip(what, left_out_reason(needs));
+  skips.push_back(what + ": " + left_out_reason(needs));
   return false;
 }
 
-const std::vector<std::string>& noted_test_skips() { return skips(); }
+const std::vector<std::string>& noted_test_skips() { return skips; }
 
 }  // namespace hb

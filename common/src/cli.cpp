@@ -1,7 +1,6 @@
 #include "hb/cli.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -9,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <vector>
 
 #include "hb/error.h"
@@ -20,43 +20,33 @@ std::size_t parse_size(const std::string& text, const std::string& flag) {
     return UsageError(flag + " " + quote_arg(text) + ": " + why);
   };
   if (text.empty()) throw bad("empty value (expected a count such as 1000, 64K, 128M or 1G)");
-  std::size_t pos = 0;
-  unsigned long long value = 0;
-  const unsigned long long max = std::numeric_limits<std::size_t>::max();
-  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
-    const unsigned digit = static_cast<unsigned>(text[pos] - '0');
-    if (value > (max - digit) / 10) throw bad("too large");
-    value = value * 10 + digit;
-    ++pos;
-  }
-  if (pos == 0) throw bad("not a non-negative whole number (expected e.g. 1000, 64K, 128M, 1G)");
+  const char* const end = text.data() + text.size();
+  std::size_t value = 0;
+  const auto [pos, ec] = std::from_chars(text.data(), end, value);
+  if (pos == text.data())
+    throw bad("not a non-negative whole number (expected e.g. 1000, 64K, 128M, 1G)");
+  if (ec == std::errc::result_out_of_range) throw bad("too large");
   unsigned shift = 0;
-  if (pos < text.size()) {
-    switch (text[pos]) {
+  if (pos != end) {
+    switch (*pos) {
       case 'k': case 'K': shift = 10; break;
       case 'm': case 'M': shift = 20; break;
       case 'g': case 'G': shift = 30; break;
-      default: throw bad(std::string("unknown suffix '") + text.substr(pos) + "' (use K, M or G)");
+      default: throw bad("unknown suffix '" + std::string(pos, end) + "' (use K, M or G)");
     }
-    if (pos + 1 != text.size()) throw bad("unexpected characters after the suffix");
+    if (pos + 1 != end) throw bad("unexpected characters after the suffix");
   }
-  if (shift > 0 && value > (max >> shift)) throw bad("too large");
-  return static_cast<std::size_t>(value << shift);
+  if (value > (std::numeric_limits<std::size_t>::max() >> shift)) throw bad("too large");
+  return value << shift;
 }
 
 namespace {
 
-bool all_digits(const std::string& s, std::size_t from, std::size_t to) {
-  if (from >= to) return false;
-  for (std::size_t i = from; i < to; ++i)
-    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
-  return true;
-}
-
-// "000123" -> "123", "000" -> "0".
-std::string without_leading_zeros(const std::string& digits) {
-  const std::size_t first = digits.find_first_not_of('0');
-  return first == std::string::npos ? "0" : digits.substr(first);
+// Whether the decimal text \p s fits a T.
+template <typename T>
+bool fits(const std::string& s) {
+  T v = 0;
+  return std::from_chars(s.data(), s.data() + s.size(), v).ec == std::errc();
 }
 
 // Why \p text is not a number of \p kind, or "" when it is; \p canonical receives its plain
@@ -65,47 +55,30 @@ std::string number_problem(const std::string& text, NumberKind kind, std::string
   const std::string shown = quote_arg(text);
   if (text.empty()) return "empty value (give a number, or leave the option out)";
   switch (kind) {
-    case NumberKind::Unsigned: {
-      const std::string range = std::to_string(std::numeric_limits<std::uint64_t>::max());
-      if (!all_digits(text, 0, text.size()))
-        return shown + " is not a whole number from 0 to " + range + " (decimal digits only)";
-      canonical = without_leading_zeros(text);
-      std::uint64_t v = 0;
-      const auto r = std::from_chars(canonical.data(), canonical.data() + canonical.size(), v);
-      if (r.ec != std::errc()) return shown + " is larger than " + range;
-      return "";
-    }
+    case NumberKind::Unsigned:
     case NumberKind::Signed: {
-      const bool negative = text[0] == '-';
-      const std::size_t start = negative ? 1 : 0;
-      if (!all_digits(text, start, text.size()))
-        return shown + " is not a whole number (an optional '-' and decimal digits only)";
-      canonical = (negative ? "-" : "") + without_leading_zeros(text.substr(start));
+      const bool is_signed = kind == NumberKind::Signed;
+      const std::size_t start = is_signed && text[0] == '-' ? 1 : 0;
+      const std::string range = std::to_string(std::numeric_limits<std::uint64_t>::max());
+      if (start == text.size() || text.find_first_not_of("0123456789", start) != std::string::npos)
+        return shown + " is not a whole number" +
+               (is_signed ? " (an optional '-' and decimal digits only)"
+                          : " from 0 to " + range + " (decimal digits only)");
+      const std::size_t first = text.find_first_not_of('0', start);  // leading zeros dropped
+      canonical = text.substr(0, start) + (first == std::string::npos ? "0" : text.substr(first));
       if (canonical == "-0") canonical = "0";
-      std::int64_t v = 0;
-      const auto r = std::from_chars(canonical.data(), canonical.data() + canonical.size(), v);
-      if (r.ec != std::errc()) return shown + " is out of the range of a 64-bit whole number";
+      if (is_signed ? !fits<std::int64_t>(canonical) : !fits<std::uint64_t>(canonical))
+        return shown + (is_signed ? " is out of the range of a 64-bit whole number"
+                                  : " is larger than " + range);
       return "";
     }
     case NumberKind::Real: {
-      // [-] (digits [. digits*] | . digits) [(e|E) [+|-] digits]
-      std::size_t i = text[0] == '-' ? 1 : 0;
-      const std::size_t int_start = i;
-      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-      bool mantissa = i > int_start;
-      if (i < text.size() && text[i] == '.') {
-        const std::size_t frac_start = ++i;
-        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-        mantissa = mantissa || i > frac_start;
-      }
-      bool ok = mantissa;
-      if (ok && i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-        ++i;
-        if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
-        ok = all_digits(text, i, text.size());
-        i = text.size();
-      }
-      if (!ok || i != text.size())
+      // [-] (digits [. digits*] | . digits) [(e|E) [+|-] digits]: what std::from_chars reads
+      // from text that has no letter but e (no inf, nan, nor hexadecimal).
+      double parsed = 0;
+      const char* const end = text.data() + text.size();
+      if (text.find_first_not_of("0123456789.eE+-") != std::string::npos ||
+          std::from_chars(text.data(), end, parsed).ptr != end)
         return shown + " is not a decimal number (such as 2, -0.5, .25 or 1e-3)";
       // Options may be float: the value must survive the conversion, not become inf or 0.
       const double v = std::strtod(text.c_str(), nullptr);
@@ -140,11 +113,11 @@ void require_range(double value, double min, double max, const std::string& flag
 void make_strict(CLI::App& app) {
   for (CLI::Option* opt : app.get_options()) {
     if (opt->get_type_size() == 0) continue;  // a flag: no value to check
-    const std::string type = opt->get_type_name().substr(0, opt->get_type_name().find(':'));
-    if (type == "INT" || type == "UINT" || type == "FLOAT" || type == "NUMBER") {
-      const NumberKind kind = type == "UINT"  ? NumberKind::Unsigned
-                              : type == "INT" ? NumberKind::Signed
-                                              : NumberKind::Real;
+    static const std::map<std::string, NumberKind> kinds = {{"UINT", NumberKind::Unsigned},
+        {"INT", NumberKind::Signed}, {"FLOAT", NumberKind::Real}, {"NUMBER", NumberKind::Real}};
+    const auto number = kinds.find(opt->get_type_name().substr(0, opt->get_type_name().find(':')));
+    if (number != kinds.end()) {
+      const NumberKind kind = number->second;
       // A transform runs before the option's own checks and before CLI11 converts the text.
       opt->transform(CLI::Validator(
           [kind](std::string& value) {
@@ -161,11 +134,10 @@ void make_strict(CLI::App& app) {
           [](std::string& value) {
             if (value.empty())
               return std::string("empty value (give a value, or leave the option out)");
-            if (value.rfind("--", 0) == 0) {
+            if (value.rfind("--", 0) == 0)
               return "'" + value +
                      "' is an option, not a value (a value that begins with -- can be written "
                      "./" + value + " for a file)";
-            }
             return std::string();
           },
           ""));
@@ -185,12 +157,11 @@ Cli::Cli(CliSpec spec) : spec_(std::move(spec)), app_(spec_.description, spec_.p
                   "problem size in " + spec_.n_unit + " (K/M/G = 2^10/2^20/2^30), between " +
                       std::to_string(spec_.min_n) + " and " + std::to_string(spec_.max_n))
       ->capture_default_str();
-  if (spec_.variants > 0) {
+  if (spec_.variants > 0)
     app_.add_option("--variant", opt_.variant,
                     "run only this variant (0.." + std::to_string(spec_.variants - 1) +
                         "); default: all")
         ->check(CLI::Range(0, spec_.variants - 1));
-  }
   app_.add_option("--iters", opt_.iters, "timed repetitions (the median is reported)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
@@ -213,9 +184,8 @@ std::vector<std::string> book_spellings(const CLI::App& app, int argc, const cha
     // "--seed=" with nothing after the "=": CLI11 would take the next argument as the value;
     // an empty value is refused here, as every other empty value is (make_strict).
     const std::size_t eq = a.find('=');
-    if (a.size() > 2 && a[0] == '-' && eq != std::string::npos && eq + 1 == a.size()) {
+    if (a.size() > 2 && a[0] == '-' && eq != std::string::npos && eq + 1 == a.size())
       throw UsageError(quote_arg(a) + ": empty value (give a value, or leave the option out)");
-    }
     args.push_back(a);
   }
   return args;
@@ -233,17 +203,13 @@ bool Cli::parse(int argc, const char* const* argv) {
   } catch (const CLI::CallForHelp&) {
     std::cout << app_.help();
     return false;
-  } catch (const CLI::CallForAllHelp&) {
-    std::cout << app_.help("", CLI::AppFormatMode::All);
-    return false;
   } catch (const CLI::ParseError& e) {
     throw UsageError(std::string(e.what()) + " (see --help)");
   }
   opt_.n = parse_size(n_text_, "--n");
-  if (opt_.n < spec_.min_n || opt_.n > spec_.max_n) {
-    throw UsageError("--n " + quote_arg(n_text_) + ": must be between " + std::to_string(spec_.min_n) +
-                     " and " + std::to_string(spec_.max_n));
-  }
+  if (opt_.n < spec_.min_n || opt_.n > spec_.max_n)
+    throw UsageError("--n " + quote_arg(n_text_) + ": must be between " +
+                     std::to_string(spec_.min_n) + " and " + std::to_string(spec_.max_n));
   return true;
 }
 

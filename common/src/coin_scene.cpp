@@ -1,6 +1,5 @@
-// The coin scene that chapter 15 and the histogram chapter share: a shaded background, twelve
-// coins of four sizes, and noise. Every pixel is a pure function of (width, height, seed, x,
-// y), computed in double and rounded once.
+// Twelve coins of four sizes on a shaded background, with noise: every pixel is a pure function
+// of (width, height, seed, x, y), computed in double and rounded once.
 #include "hb/coin_scene.h"
 
 #include <algorithm>
@@ -15,25 +14,14 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// Radius (at the default size) and brightness of each kind of coin.
-double radius_of(CoinKind k) {
-  switch (k) {
-    case CoinKind::Dime: return 23.0;
-    case CoinKind::Penny: return 26.0;
-    case CoinKind::Nickel: return 29.0;
-    case CoinKind::Quarter: return 33.0;
-  }
-  return 23.0;
-}
-double brightness_of(CoinKind k) {
-  switch (k) {
-    case CoinKind::Dime: return 178.0;
-    case CoinKind::Penny: return 162.0;
-    case CoinKind::Nickel: return 196.0;
-    case CoinKind::Quarter: return 186.0;
-  }
-  return 178.0;
-}
+// Name, radius (at the default size) and brightness of each kind of coin, in CoinKind order.
+struct KindLook {
+  const char* name;
+  double radius, brightness;
+};
+constexpr KindLook kKinds[] = {{"dime", 23.0, 178.0}, {"penny", 26.0, 162.0},
+                               {"nickel", 29.0, 196.0}, {"quarter", 33.0, 186.0}};
+const KindLook& look(CoinKind k) { return kKinds[static_cast<int>(k)]; }
 
 // Where the coins lie in the 300 x 246 scene (they scale with the image). The last one is the
 // dime of the default template: its 52 x 52 bounding square starts at (210, 148).
@@ -61,7 +49,7 @@ double background(double x, double y, int w, int h) {
 double coin_value(const Coin& c, double dx, double dy) {
   const double r = c.radius;
   const double rho = std::sqrt(dx * dx + dy * dy) / r;
-  double v = brightness_of(c.kind) * (1.0 - 0.16 * rho * rho);
+  double v = look(c.kind).brightness * (1.0 - 0.16 * rho * rho);
   v -= 14.0 * (dx + dy) / (r * std::sqrt(2.0));
   if (rho > 0.84) v += 16.0 * std::max(0.0, 1.0 - std::fabs(rho - 0.92) / 0.08);
   if (rho < 0.78) {
@@ -76,23 +64,14 @@ double coin_value(const Coin& c, double dx, double dy) {
 }
 
 void check_side(int side, const char* what, int least) {
-  if (side < least || side > kMaxPgmSide) {
+  if (side < least || side > kMaxPgmSide)
     throw UsageError(std::string(what) + " " + std::to_string(side) + ": must be between " +
                      std::to_string(least) + " and " + std::to_string(kMaxPgmSide));
-  }
 }
 
 }  // namespace
 
-std::string to_string(CoinKind kind) {
-  switch (kind) {
-    case CoinKind::Dime: return "dime";
-    case CoinKind::Penny: return "penny";
-    case CoinKind::Nickel: return "nickel";
-    case CoinKind::Quarter: return "quarter";
-  }
-  return "coin";
-}
+std::string to_string(CoinKind kind) { return look(kind).name; }
 
 CoinScene make_coin_scene(int width, int height, std::uint64_t seed) {
   check_side(width, "scene width", 32);
@@ -105,13 +84,9 @@ CoinScene make_coin_scene(int width, int height, std::uint64_t seed) {
   const double s = std::min(sx, sy);
   int index = 0;
   for (const Placement& p : kLayout) {
-    Coin c;
-    c.cx = p.x * sx;
-    c.cy = p.y * sy;
-    c.radius = radius_of(p.kind) * s;
-    c.kind = p.kind;
-    c.phase = 2.0 * kPi * static_cast<double>(hash64(seed ^ 0xC01Full, index++) >> 11) * 0x1p-53;
-    scene.coins.push_back(c);
+    const double phase = 2.0 * kPi * static_cast<double>(hash64(seed ^ 0xC01Full, index++) >> 11) *
+                         0x1p-53;
+    scene.coins.push_back({p.x * sx, p.y * sy, look(p.kind).radius * s, p.kind, phase});
   }
   scene.template_coin = kTemplateCoin;
   const Coin& t = scene.coins[kTemplateCoin];
@@ -122,10 +97,7 @@ CoinScene make_coin_scene(int width, int height, std::uint64_t seed) {
   scene.template_h = std::min(side, height - scene.template_y);
 
   GrayImage& img = scene.image;
-  img.width = width;
-  img.height = height;
-  img.maxval = 255;
-  img.pixels.resize(static_cast<std::size_t>(width) * height);
+  img = {width, height, 255, std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height)};
   for (int y = 0; y < height; ++y) {
     for (int x = 0; x < width; ++x) {
       // Pixel centres are at half-integer coordinates.

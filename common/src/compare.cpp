@@ -9,15 +9,14 @@ namespace {
 template <typename Int, typename F>
 std::uint64_t ordered_distance(F a, F b) {
   if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<std::uint64_t>::max();
-  Int ia, ib;
-  std::memcpy(&ia, &a, sizeof a);
-  std::memcpy(&ib, &b, sizeof b);
-  const Int sign = Int(1) << (sizeof(Int) * 8 - 1);
   // Negative values count down from -0, positive values up from +0.
-  const long double la = ia < 0 ? -static_cast<long double>(ia & ~sign) : static_cast<long double>(ia);
-  const long double lb = ib < 0 ? -static_cast<long double>(ib & ~sign) : static_cast<long double>(ib);
-  const long double d = la > lb ? la - lb : lb - la;
-  return static_cast<std::uint64_t>(d);
+  const auto line = [](F f) {
+    Int i;
+    std::memcpy(&i, &f, sizeof f);
+    const long double magnitude = static_cast<long double>(i & std::numeric_limits<Int>::max());
+    return i < 0 ? -magnitude : magnitude;
+  };
+  return static_cast<std::uint64_t>(std::fabs(line(a) - line(b)));
 }
 }  // namespace
 
@@ -30,29 +29,21 @@ void MismatchLog::add(std::size_t index, const std::string& got, const std::stri
                       const std::string& error) {
   std::string line = "  [" + std::to_string(index) + "] got " + got + ", want " + want +
                      " (" + error + ")";
-  if (first_.size() < keep_) {
-    first_.push_back(std::move(line));
-  } else {
-    last_.push_back(std::move(line));
-    if (last_.size() > keep_) last_.erase(last_.begin());
-  }
+  if (first_.size() < keep_) first_.push_back(std::move(line));
+  else last_.push_back(std::move(line));
+  if (last_.size() > keep_) last_.erase(last_.begin());
   ++total_;
 }
 
 CompareResult MismatchLog::finish(std::size_t count, double max_error,
                                   const std::string& what) const {
-  CompareResult r;
-  r.count = count;
-  r.mismatches = total_;
-  r.max_error = max_error;
-  r.ok = total_ == 0;
+  CompareResult r{total_ == 0, count, total_, max_error, ""};
   if (!r.ok) {
-    std::string s = std::to_string(total_) + " of " + std::to_string(count) + " " + what +
-                    " differ from the reference:\n";
-    for (const auto& l : first_) s += l + "\n";
-    if (total_ > first_.size() + last_.size()) s += "  ...\n";
-    for (const auto& l : last_) s += l + "\n";
-    r.report = s;
+    r.report = std::to_string(total_) + " of " + std::to_string(count) + " " + what +
+               " differ from the reference:\n";
+    for (const auto& l : first_) r.report += l + "\n";
+    if (total_ > first_.size() + last_.size()) r.report += "  ...\n";
+    for (const auto& l : last_) r.report += l + "\n";
   }
   return r;
 }

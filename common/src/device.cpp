@@ -1,28 +1,10 @@
 #include "hb/device.h"
 
-#include <algorithm>
-
 #include <cuda_runtime_api.h>
 
 #include "hb/error.h"
 
 namespace hb {
-
-std::string DeviceInfo::compute_capability() const {
-  return std::to_string(cc_major) + "." + std::to_string(cc_minor);
-}
-
-double DeviceInfo::theoretical_bandwidth_gbs() const {
-  return 2.0 * memory_clock_khz * 1e3 * (memory_bus_bits / 8.0) / 1e9;
-}
-
-double DeviceInfo::fp32_lanes_per_second() const {
-  return static_cast<double>(sm_count) * 128.0 * clock_khz * 1e3;
-}
-
-std::string cuda_version_text(int version) {
-  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
-}
 
 int device_count(std::string* why) {
   int count = 0;
@@ -36,21 +18,17 @@ int device_count(std::string* why) {
   return count;
 }
 
-bool device_available(std::string* why) { return device_count(why) > 0; }
-
 void select_device(int index) {
   std::string why;
   const int count = device_count(&why);
-  if (count == 0) {
+  if (count == 0)
     throw NoDevice("no CUDA device found (" + why +
                    "). Nothing was run. Run this program on a machine with an NVIDIA GPU "
                    "and driver (see README.md, 'Running on a GPU machine').");
-  }
-  if (index < 0 || index >= count) {
+  if (index < 0 || index >= count)
     throw UsageError("--device " + std::to_string(index) + ": this machine has " +
                      std::to_string(count) + " CUDA device(s), numbered 0.." +
                      std::to_string(count - 1));
-  }
   HB_CUDA_CHECK(cudaSetDevice(index));
 }
 
@@ -62,11 +40,6 @@ Residency Residency::of_current_device() {
   HB_CUDA_CHECK(cudaDeviceGetAttribute(&r.max_threads_per_sm,
                                        cudaDevAttrMaxThreadsPerMultiProcessor, device));
   return r;
-}
-
-int Residency::blocks(int threads) const {
-  const int per_sm = std::min(32, std::max(1, max_threads_per_sm / std::max(1, threads)));
-  return sm_count * per_sm;
 }
 
 DeviceInfo query_device(int index) {
@@ -89,10 +62,8 @@ DeviceInfo query_device(int index) {
   d.memory_bus_bits = attr(cudaDevAttrGlobalMemoryBusWidth);
   d.l2_bytes = static_cast<std::size_t>(attr(cudaDevAttrL2CacheSize));
   d.shared_per_block_optin = static_cast<std::size_t>(attr(cudaDevAttrMaxSharedMemoryPerBlockOptin));
-  d.shared_per_sm = static_cast<std::size_t>(attr(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
   d.max_threads_per_sm = attr(cudaDevAttrMaxThreadsPerMultiProcessor);
   d.async_engines = attr(cudaDevAttrAsyncEngineCount);
-  d.can_map_host = attr(cudaDevAttrCanMapHostMemory) != 0;
   HB_CUDA_CHECK(cudaDriverGetVersion(&d.driver_version));
   HB_CUDA_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
   return d;

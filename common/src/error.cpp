@@ -13,18 +13,12 @@
 namespace hb {
 
 namespace {
-std::string describe(cudaError_t code, const char* call, const char* file, int line) {
-  return std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
-         cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")";
-}
-
 // A report that never reached standard output is a failure: exit 1 unless the run had
 // already failed.
 int check_stdout(const char* program, int rc) {
   errno = 0;
   std::cout.flush();
-  const bool failed = !std::cout.good() || std::fflush(stdout) != 0 || std::ferror(stdout);
-  if (!failed) return rc;
+  if (std::cout.good() && std::fflush(stdout) == 0 && !std::ferror(stdout)) return rc;
   const int error = errno;
   std::fprintf(stderr, "%s: error: could not write to standard output%s%s\n", program,
                error != 0 ? ": " : "", error != 0 ? std::strerror(error) : "");
@@ -33,44 +27,43 @@ int check_stdout(const char* program, int rc) {
 }  // namespace
 
 CudaError::CudaError(cudaError_t code, const char* call, const char* file, int line)
-    : std::runtime_error(describe(code, call, file, line)), code_(code) {}
+    : std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call +
+                         " failed: " + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) +
+                         ")"),
+      code_(code) {}
 
 void cuda_check(cudaError_t code, const char* call, const char* file, int line) {
-  if (code != cudaSuccess) {
-    // Clear the sticky "last error" so that a caller who handles the exception can go on.
-    (void)cudaGetLastError();
-    throw CudaError(code, call, file, line);
-  }
+  if (code == cudaSuccess) return;
+  // Clear the sticky "last error" so that a caller who handles the exception can go on.
+  (void)cudaGetLastError();
+  throw CudaError(code, call, file, line);
 }
 
 int run_main(const char* program, const std::function<int()>& body) {
+  const std::string name = program;
+  const auto say = [](std::FILE* to, const std::string& line, int rc) {
+    std::fprintf(to, "%s\n", line.c_str());
+    return rc;
+  };
   int rc = kExitFailed;
   try {
     rc = body();
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program, printable(e.what()).c_str());
-    rc = kExitUsage;
+    rc = say(stderr, name + ": error: " + printable(e.what()), kExitUsage);
   } catch (const LeftOut& e) {
-    std::printf("SKIPPED: %s %s\n", program, printable(e.what()).c_str());
-    rc = kExitLeftOut;
+    rc = say(stdout, "SKIPPED: " + name + " " + printable(e.what()), kExitLeftOut);
   } catch (const NoDevice& e) {
-    std::fprintf(stderr, "%s: %s\n", program, printable(e.what()).c_str());
-    rc = kExitNoDevice;
+    rc = say(stderr, name + ": " + printable(e.what()), kExitNoDevice);
   } catch (const CheckFailed& e) {
-    std::fprintf(stderr, "%s: CHECK FAILED: %s\n", program, e.what());
-    rc = kExitFailed;
+    rc = say(stderr, name + ": CHECK FAILED: " + e.what(), kExitFailed);
   } catch (const CudaError& e) {
-    std::fprintf(stderr, "%s: CUDA error: %s\n", program, e.what());
-    rc = kExitFailed;
+    rc = say(stderr, name + ": CUDA error: " + e.what(), kExitFailed);
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr,
-                 "%s: error: out of host memory: an allocation failed (%s of memory available "
-                 "on this machine); try a smaller size\n",
-                 program, available_host_memory_text().c_str());
-    rc = kExitFailed;
+    const std::string memory = available_host_memory_text() + " of memory available";
+    rc = say(stderr, name + ": error: out of host memory: an allocation failed (" + memory +
+                         " on this machine); try a smaller size", kExitFailed);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program, printable(e.what()).c_str());
-    rc = kExitFailed;
+    rc = say(stderr, name + ": error: " + printable(e.what()), kExitFailed);
   }
   return check_stdout(program, rc);
 }

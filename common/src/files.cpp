@@ -36,83 +36,17 @@ Kind kind_of(const std::string& path, struct stat* st_out = nullptr, int* error 
 
 std::string folder_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
 }
 
 // A hidden name beside \p path that no other writer of this process or another uses:
 // ".<name>.<what>-<process id>-<counter>".
 std::string temporary_name(const std::string& path, const char* what) {
   static std::atomic<unsigned> counter{0};
-  const auto slash = path.find_last_of('/');
-  const std::string prefix = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  return prefix + "." + base + "." + what + "-" + std::to_string(::getpid()) + "-" +
-         std::to_string(counter++);
+  const std::size_t base = path.find_last_of('/') + 1;  // 0 without a slash
+  return path.substr(0, base) + "." + path.substr(base) + "." + what + "-" +
+         std::to_string(::getpid()) + "-" + std::to_string(counter++);
 }
-
-}  // namespace
-
-InputFile::InputFile(const std::string& path) : path_(path) {
-  if (path.empty()) throw UsageError("an empty file name was given as input");
-  if (path == "-") {
-    stream_ = &std::cin;
-    return;
-  }
-  const std::string name = printable(path);
-  struct stat st {};
-  int error = 0;
-  switch (kind_of(path, &st, &error)) {
-    case Kind::Missing:
-      throw UsageError(name + ": cannot open the file for reading: " + reason(error));
-    case Kind::Directory:
-      throw UsageError(name + ": is a directory, not a file");
-    case Kind::Other:
-      throw UsageError(name + ": is not a regular file (a FIFO, device or socket); to read "
-                              "from a pipe, give '-' and send the data to standard input");
-    case Kind::Regular:
-      break;
-  }
-  auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
-  if (!*file) throw UsageError(name + ": cannot open the file for reading: " + reason(errno));
-  size_ = static_cast<std::size_t>(st.st_size);
-  stream_ = file.get();
-  owned_ = std::move(file);
-}
-
-InputFile::~InputFile() = default;
-
-void check_output_path(const std::string& path, const std::string& flag) {
-  const std::string name = flag + " " + printable(path);
-  if (path.empty()) throw UsageError(flag + ": an empty file name was given");
-  switch (kind_of(path)) {
-    case Kind::Directory:
-      throw UsageError(name + ": is a directory; give the name of a file to write");
-    case Kind::Other:
-      return;  // a device or FIFO the user named: written directly
-    case Kind::Regular:
-      if (::access(path.c_str(), W_OK) != 0)
-        throw UsageError(name + ": the file exists and cannot be replaced: " + reason(errno));
-      break;
-    case Kind::Missing:
-      break;
-  }
-  const std::string folder = folder_of(path);
-  if (kind_of(folder) != Kind::Directory)
-    throw UsageError(name + ": the folder " + printable(folder) + " does not exist");
-  // The write at the end goes through a new file in this folder: make one now, and remove it
-  // (access() alone says yes to root in places like /proc, where nothing can be created).
-  const std::string probe = temporary_name(path, "probe");
-  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0)
-    throw UsageError(name + ": cannot create files in " + printable(folder) + ": " +
-                     reason(errno));
-  ::close(fd);
-  ::unlink(probe.c_str());
-}
-
-namespace {
 
 // Writes all of \p data to \p fd; returns 0 or the errno of the failure.
 int write_all(int fd, const std::string& data) {
@@ -134,24 +68,69 @@ int write_all(int fd, const std::string& data) {
 
 }  // namespace
 
-void write_file(const std::string& path, const std::string& data) {
-  if (kind_of(path) == Kind::Other) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) write_failed(path, errno);
-    int error = write_all(fd, data);
-    if (::close(fd) != 0 && error == 0) error = errno;
-    if (error != 0) write_failed(path, error);
+InputFile::InputFile(const std::string& path) : path_(path) {
+  if (path.empty()) throw UsageError("an empty file name was given as input");
+  if (path == "-") {
+    stream_ = &std::cin;
     return;
   }
-  const std::string temp = temporary_name(path, "tmp");
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  const std::string name = printable(path);
+  struct stat st {};
+  int error = 0;
+  switch (kind_of(path, &st, &error)) {
+    case Kind::Missing:
+      throw UsageError(name + ": cannot open the file for reading: " + reason(error));
+    case Kind::Directory: throw UsageError(name + ": is a directory, not a file");
+    case Kind::Other:
+      throw UsageError(name + ": is not a regular file (a FIFO, device or socket); to read "
+                              "from a pipe, give '-' and send the data to standard input");
+    case Kind::Regular: break;
+  }
+  file_.open(path, std::ios::binary);
+  if (!file_) throw UsageError(name + ": cannot open the file for reading: " + reason(errno));
+  size_ = static_cast<std::size_t>(st.st_size);
+}
+
+void check_output_path(const std::string& path, const std::string& flag) {
+  const std::string name = flag + " " + printable(path);
+  if (path.empty()) throw UsageError(flag + ": an empty file name was given");
+  switch (kind_of(path)) {
+    case Kind::Directory:
+      throw UsageError(name + ": is a directory; give the name of a file to write");
+    case Kind::Other: return;  // a device or FIFO the user named: written directly
+    case Kind::Regular:
+      if (::access(path.c_str(), W_OK) != 0)
+        throw UsageError(name + ": the file exists and cannot be replaced: " + reason(errno));
+      break;
+    case Kind::Missing: break;
+  }
+  const std::string folder = folder_of(path);
+  if (kind_of(folder) != Kind::Directory)
+    throw UsageError(name + ": the folder " + printable(folder) + " does not exist");
+  // The write at the end goes through a new file in this folder: make one now, and remove it
+  // (access() alone says yes to root in places like /proc, where nothing can be created).
+  const std::string probe = temporary_name(path, "probe");
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0)
+    throw UsageError(name + ": cannot create files in " + printable(folder) + ": " +
+                     reason(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
+void write_file(const std::string& path, const std::string& data) {
+  // A device or FIFO is written directly, a regular file through a temporary one.
+  const bool direct = kind_of(path) == Kind::Other;
+  const std::string temp = direct ? path : temporary_name(path, "tmp");
+  const int fd = direct ? ::open(path.c_str(), O_WRONLY | O_CLOEXEC)
+                        : ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0) write_failed(path, errno);
   int error = write_all(fd, data);
-  if (error == 0 && ::fsync(fd) != 0 && errno != EINVAL) error = errno;
+  if (!direct && error == 0 && ::fsync(fd) != 0 && errno != EINVAL) error = errno;
   if (::close(fd) != 0 && error == 0) error = errno;
-  if (error == 0 && std::rename(temp.c_str(), path.c_str()) != 0) error = errno;
+  if (!direct && error == 0 && std::rename(temp.c_str(), path.c_str()) != 0) error = errno;
   if (error != 0) {
-    ::unlink(temp.c_str());
+    if (!direct) ::unlink(temp.c_str());
     write_failed(path, error);
   }
 }

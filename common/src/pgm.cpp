@@ -29,7 +29,7 @@ class Parser {
     if (p != 'P' || (digit != '5' && digit != '2'))
       fail("it does not start with the magic number P5 (binary) or P2 (ASCII)");
     const bool binary = digit == '5';
-    if (!at_end() && !is_space(peek()) && peek() != '#')
+    if (!at_end() && !std::isspace(peek()) && peek() != '#')
       fail("the magic number must be followed by white space");
     GrayImage img;
     const auto w = number("width", kMaxPgmSide);
@@ -47,17 +47,12 @@ class Parser {
     img.height = static_cast<int>(h);
     img.maxval = static_cast<int>(maxval);
     const std::size_t count = std::size_t(w) * h;
-    if (binary) {
-      read_raster(img, count);
-    } else {
-      read_plain(img, count);
-    }
+    if (binary) read_raster(img, count);
+    else read_plain(img, count);
     return img;
   }
 
  private:
-  static bool is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-                                       c == '\v' || c == '\f'; }
   bool at_end() { return peek() == std::char_traits<char>::eof(); }
   int peek() { return in_.peek(); }
   int get() {
@@ -73,17 +68,10 @@ class Parser {
     for (int c = get(); c != std::char_traits<char>::eof() && c != '\n' && c != '\r'; c = get()) {
     }
   }
-  // Skips white space and comments.
   void skip_space() {
-    while (!at_end()) {
-      const int c = peek();
-      if (c == '#') {
-        skip_comment();
-      } else if (is_space(c)) {
-        get();
-      } else {
-        break;
-      }
+    for (int c = peek(); c == '#' || std::isspace(c); c = peek()) {
+      if (c == '#') skip_comment();
+      else get();
     }
   }
 
@@ -91,37 +79,33 @@ class Parser {
   unsigned long number(const char* what, unsigned long max) {
     skip_space();
     if (at_end()) fail(std::string("file ends before the ") + what);
-    if (!std::isdigit(peek())) {
-      const int c = peek();
-      fail(std::string("expected the ") + what + " (a decimal number), found " + shown(c));
-    }
+    if (!std::isdigit(peek()))
+      fail(std::string("expected the ") + what + " (a decimal number), found " + shown(peek()));
     unsigned long v = 0;
     while (!at_end() && std::isdigit(peek())) {
       v = v * 10 + static_cast<unsigned long>(get() - '0');
       if (v > max) fail(std::string(what) + " is larger than " + std::to_string(max));
     }
-    if (!at_end() && !is_space(peek()) && peek() != '#')
+    if (!at_end() && !std::isspace(peek()) && peek() != '#')
       fail("unexpected character " + shown(peek()) + " after the " + what);
     return v;
   }
 
   static std::string shown(int c) {
-    if (c >= 0x20 && c < 0x7f) return std::string("'") + char(c) + "'";
-    return "byte " + std::to_string(c);
+    return c >= 0x20 && c < 0x7f ? std::string("'") + char(c) + "'" : "byte " + std::to_string(c);
   }
 
   // P5: one white-space character (or a comment through its newline, as netpbm reads it)
   // after maxval, then exactly \p count bytes.
   void read_raster(GrayImage& img, std::size_t count) {
     if (at_end()) fail("file ends after the header: no pixel data");
-    if (peek() == '#') {
-      skip_comment();
-    } else {
-      get();
-    }
-    if (left() != InputFile::kUnknownSize && left() < count)
+    if (peek() == '#') skip_comment();
+    else get();
+    const auto truncated = [&](std::size_t found) {
       fail("truncated: expected " + std::to_string(count) + " bytes of pixel data, found " +
-           std::to_string(left()));
+           std::to_string(found));
+    };
+    if (left() != InputFile::kUnknownSize && left() < count) truncated(left());
     // Read in blocks, so that an input of unknown size (standard input) costs memory only for
     // the bytes it really holds.
     constexpr std::size_t kBlock = std::size_t(1) << 24;
@@ -136,14 +120,15 @@ class Parser {
       if (got < want) break;
     }
     if (in_.bad()) fail("read error");
-    if (have < count)
-      fail("truncated: expected " + std::to_string(count) + " bytes of pixel data, found " +
-           std::to_string(have));
+    if (have < count) truncated(have);
     img.pixels.resize(count);
-    for (std::size_t i = 0; i < count; ++i)
-      if (img.pixels[i] > img.maxval)
-        fail("pixel " + std::to_string(i) + " has value " + std::to_string(img.pixels[i]) +
-             ", above maxval " + std::to_string(img.maxval));
+    for (std::size_t i = 0; i < count; ++i) check_pixel(img, i, img.pixels[i]);
+  }
+
+  void check_pixel(const GrayImage& img, std::size_t i, unsigned long v) const {
+    if (v > static_cast<unsigned long>(img.maxval))
+      fail("pixel " + std::to_string(i) + " has value " + std::to_string(v) + ", above maxval " +
+           std::to_string(img.maxval));
   }
 
   // P2: \p count decimal values separated by white space (and comments).
@@ -160,30 +145,16 @@ class Parser {
         fail("truncated: expected " + std::to_string(count) + " pixel values, found " +
              std::to_string(i));
       const auto v = number("pixel value", 65535);
-      if (v > static_cast<unsigned long>(img.maxval))
-        fail("pixel " + std::to_string(i) + " has value " + std::to_string(v) +
-             ", above maxval " + std::to_string(img.maxval));
+      check_pixel(img, i, v);
       img.pixels.push_back(static_cast<std::uint8_t>(v));
     }
     if (in_.bad()) fail("read error");
   }
 
   std::istream& in_;
-  std::size_t size_;
+  std::size_t size_, pos_ = 0;
   std::string name_;
-  std::size_t pos_ = 0;
 };
-
-void validate(const GrayImage& img) {
-  if (img.width < 1 || img.height < 1 || img.width > kMaxPgmSide || img.height > kMaxPgmSide)
-    throw UsageError("PGM: image size " + std::to_string(img.width) + " x " +
-                     std::to_string(img.height) + " is out of range");
-  if (img.maxval < 1 || img.maxval > 255)
-    throw UsageError("PGM: maxval " + std::to_string(img.maxval) + " is out of range 1..255");
-  if (img.pixels.size() != std::size_t(img.width) * img.height)
-    throw UsageError("PGM: image holds " + std::to_string(img.pixels.size()) +
-                     " pixels, not width x height");
-}
 
 }  // namespace
 
@@ -198,22 +169,23 @@ GrayImage read_pgm(const std::string& path) {
 }
 
 std::string format_pgm(const GrayImage& image, PgmFormat format) {
-  validate(image);
+  const auto out_of_range = [](int side) { return side < 1 || side > kMaxPgmSide; };
+  if (out_of_range(image.width) || out_of_range(image.height))
+    throw UsageError("PGM: image size " + std::to_string(image.width) + " x " +
+                     std::to_string(image.height) + " is out of range");
+  if (image.maxval < 1 || image.maxval > 255)
+    throw UsageError("PGM: maxval " + std::to_string(image.maxval) + " is out of range 1..255");
+  if (image.pixels.size() != std::size_t(image.width) * image.height)
+    throw UsageError("PGM: image holds " + std::to_string(image.pixels.size()) +
+                     " pixels, not width x height");
   std::string out = (format == PgmFormat::Binary ? "P5\n" : "P2\n") +
                     std::to_string(image.width) + " " + std::to_string(image.height) + "\n" +
                     std::to_string(image.maxval) + "\n";
-  if (format == PgmFormat::Binary) {
-    out.append(image.pixels.begin(), image.pixels.end());
-  } else {
-    // Plain PGM lines should stay under 70 characters.
-    int on_line = 0;
-    for (std::uint8_t p : image.pixels) {
-      out += std::to_string(p);
-      out += (++on_line == 16) ? '\n' : ' ';
-      if (on_line == 16) on_line = 0;
-    }
-    if (on_line != 0) out += '\n';
-  }
+  if (format == PgmFormat::Binary) return out.append(image.pixels.begin(), image.pixels.end());
+  // Plain PGM lines should stay under 70 characters: 16 values a line.
+  for (std::size_t i = 0; i < image.pixels.size(); ++i)
+    out += std::to_string(image.pixels[i]) + (i % 16 == 15 ? '\n' : ' ');
+  if (image.pixels.size() % 16 != 0) out += '\n';
   return out;
 }
 

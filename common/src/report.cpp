@@ -10,8 +10,6 @@
 
 namespace hb {
 
-Report::Report(std::vector<std::string> columns) : columns_(std::move(columns)) {}
-
 void Report::fact(const std::string& key, const std::string& value) {
   // A fact is one line of the header ("# key: value" in CSV): a newline in a value (a file
   // name, the command line) is written as \n, so it can never start a line of its own.
@@ -19,33 +17,28 @@ void Report::fact(const std::string& key, const std::string& value) {
 }
 
 void Report::row(std::vector<std::string> cells) {
-  if (cells.size() != columns_.size()) {
+  if (cells.size() != columns_.size())
     throw std::logic_error("Report::row: " + std::to_string(cells.size()) + " cells for " +
                            std::to_string(columns_.size()) + " columns");
-  }
   rows_.push_back(std::move(cells));
 }
 
 std::string csv_escape(const std::string& cell) {
   if (cell.find_first_of(",\"\n") == std::string::npos) return cell;
   std::string out = "\"";
-  for (char c : cell) {
-    if (c == '"') out += '"';
-    out += c;
-  }
+  for (char c : cell) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
 }
 
 void Report::print(std::ostream& os, bool csv) const {
   if (csv) {
     for (const auto& [k, v] : facts_) os << "# " << k << ": " << v << '\n';
-    for (std::size_t c = 0; c < columns_.size(); ++c)
-      os << (c ? "," : "") << csv_escape(columns_[c]);
-    os << '\n';
-    for (const auto& r : rows_) {
-      for (std::size_t c = 0; c < r.size(); ++c) os << (c ? "," : "") << csv_escape(r[c]);
+    const auto line = [&](const std::vector<std::string>& cells) {
+      for (std::size_t c = 0; c < cells.size(); ++c) os << (c ? "," : "") << csv_escape(cells[c]);
       os << '\n';
-    }
+    };
+    line(columns_);
+    for (const auto& r : rows_) line(r);
     return;
   }
   std::size_t key_width = 0;

@@ -1,15 +1,11 @@
-// The Catch2 main shared by every chapter's test executable.
-//
-// Tests that need a GPU carry the tag [gpu]. When the selected tests include one and the
-// machine has no CUDA device, we do not pretend: a run of only GPU tests exits 77, which
-// ctest reports as Skipped (SKIP_RETURN_CODE); a mixed run drops the GPU tests and says so.
-// Listing tests (what catch_discover_tests does at build time) never looks for a device.
-//
-// `<test-exe> --hb-has-device` exits 0 when a device exists and 77 otherwise; the sanitizer
-// wrapper uses it to skip cleanly.
+// The Catch2 main of every chapter's tests. Without a CUDA device, a run of only [gpu] tests
+// exits 77 (ctest: Skipped) and a mixed run drops them and says so; listing tests (as
+// catch_discover_tests does) never looks for a device. `--hb-has-device` exits 0 or 77, so
+// that the sanitizer wrapper can skip cleanly.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -17,14 +13,6 @@
 #include "hb/capability.h"
 #include "hb/device.h"
 #include "hb/error.h"
-
-namespace {
-bool has_tag(const Catch::TestCase& tc, const std::string& tag) {
-  for (const auto& t : tc.getTestCaseInfo().lcaseTags)
-    if (t == tag) return true;
-  return false;
-}
-}  // namespace
 
 int main(int argc, char* argv[]) {
   if (argc == 2 && std::strcmp(argv[1], "--hb-has-device") == 0) {
@@ -46,7 +34,10 @@ int main(int argc, char* argv[]) {
                                              config.testSpec(), config);
     selected_count = selected.size();
     std::size_t gpu = 0;
-    for (const auto& tc : selected) gpu += has_tag(tc, "gpu") ? 1 : 0;
+    for (const auto& tc : selected) {
+      const auto& tags = tc.getTestCaseInfo().lcaseTags;
+      gpu += std::find(tags.begin(), tags.end(), "gpu") != tags.end() ? 1 : 0;
+    }
     std::string why;
     if (gpu > 0 && !hb::device_available(&why)) {
       if (gpu == selected.size()) {

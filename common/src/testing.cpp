@@ -2,18 +2,13 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
 namespace hb {
-
-bool under_sanitizer() {
-  const char* v = std::getenv("HB_UNDER_SANITIZER");
-  return v != nullptr && std::string(v) == "1";
-}
 
 std::vector<std::size_t> standard_sizes(std::size_t block, std::size_t large) {
   std::vector<std::size_t> s{0, 1, 31, 32, 33, block + 1, block, 1000003, large};
@@ -26,31 +21,19 @@ std::vector<std::size_t> standard_sizes(std::size_t block, std::size_t large) {
   return s;
 }
 
-std::uint64_t test_seed(std::uint64_t fallback) {
-  const char* v = std::getenv("HB_TEST_SEED");
-  if (v == nullptr || *v == '\0') return fallback;
-  return std::strtoull(v, nullptr, 10);
-}
-
 std::string read_text_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("cannot read " + path);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
+  return std::string(std::istreambuf_iterator<char>(f), {});
 }
 
 std::string normalize_space(const std::string& text) {
+  const char* space = " \n\t\r";
   std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-      space = true;
-    } else {
-      if (space && !out.empty()) out += ' ';
-      out += c;
-      space = false;
-    }
+  for (std::size_t b = text.find_first_not_of(space); b != std::string::npos;) {
+    const std::size_t e = text.find_first_of(space, b);
+    out += (out.empty() ? "" : " ") + text.substr(b, e - b);
+    b = text.find_first_not_of(space, e);
   }
   return out;
 }
@@ -84,19 +67,15 @@ std::map<std::string, std::string> csv_row(const std::string& path,
     }
     std::map<std::string, std::string> row;
     for (std::size_t k = 0; k < header.size() && k < cells.size(); ++k) row[header[k]] = cells[k];
-    const bool matches = std::all_of(match.begin(), match.end(), [&](const auto& m) {
-      const auto it = row.find(m.first);
-      return it != row.end() && it->second == m.second;
-    });
-    if (matches) return row;
+    const auto has = [&](const auto& m) { return row.count(m.first) && row[m.first] == m.second; };
+    if (std::all_of(match.begin(), match.end(), has)) return row;
   }
   return {};
 }
 
 bool shows_rounded(const std::string& shown, const std::string& value) {
-  std::string digits;
-  for (char c : shown)
-    if (c != ',') digits += c;
+  std::string digits = shown;
+  digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
   const std::size_t dot = digits.find('.');
   const int decimals = dot == std::string::npos ? 0 : int(digits.size() - dot - 1);
   char rounded[64];

@@ -8,8 +8,7 @@
 namespace hb {
 
 TimingStats summarize(std::vector<double> samples) {
-  TimingStats s;
-  s.samples_ms = samples;
+  TimingStats s{0.0, 0.0, 0.0, samples};
   if (samples.empty()) return s;
   std::sort(samples.begin(), samples.end());
   const std::size_t n = samples.size();
@@ -22,7 +21,6 @@ TimingStats summarize(std::vector<double> samples) {
 TimingStats time_host(const std::function<void()>& fn, int warmup, int iters) {
   for (int i = 0; i < warmup; ++i) fn();
   std::vector<double> samples;
-  samples.reserve(static_cast<std::size_t>(std::max(iters, 0)));
   for (int i = 0; i < iters; ++i) {
     HostTimer t;
     fn();
@@ -35,17 +33,15 @@ TimingStats time_events(const std::function<void(cudaStream_t)>& fn, cudaStream_
                         int warmup, int iters) {
   for (int i = 0; i < warmup; ++i) fn(stream);
   HB_CUDA_CHECK(cudaStreamSynchronize(stream));
-  std::vector<Event> start(static_cast<std::size_t>(std::max(iters, 0)));
-  std::vector<Event> stop(start.size());
-  for (std::size_t i = 0; i < start.size(); ++i) {
-    start[i].record(stream);
+  std::vector<std::pair<Event, Event>> marks(static_cast<std::size_t>(std::max(iters, 0)));
+  for (const auto& [start, stop] : marks) {
+    start.record(stream);
     fn(stream);
-    stop[i].record(stream);
+    stop.record(stream);
   }
   HB_CUDA_CHECK(cudaStreamSynchronize(stream));
   std::vector<double> samples;
-  samples.reserve(start.size());
-  for (std::size_t i = 0; i < start.size(); ++i) samples.push_back(stop[i].elapsed_since(start[i]));
+  for (const auto& [start, stop] : marks) samples.push_back(stop.elapsed_since(start));
   return summarize(std::move(samples));
 }
 

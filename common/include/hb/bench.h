@@ -1,8 +1,7 @@
 /// \file
-/// \brief How every chapter measures a kernel: one checked call, warm-up, the median of timed
-///        calls, and a second check; the facts every report starts with; the rates and ratios
-///        the tables print; and the book's two sweeps over a table of variants, block sizes
-///        and input sizes.
+/// \brief How every chapter measures a kernel (a checked call, warm-up, the median of timed
+///        calls, a second check), the facts and rates its reports print, and the book's two
+///        sweeps over variants, block sizes and input sizes.
 #pragma once
 
 #include <cstddef>
@@ -17,16 +16,14 @@
 
 namespace hb {
 
-/// One measured configuration.
 struct Checked {
   double median_ms = 0.0;
   bool ok = true;  ///< both checks passed (always true when checking is off)
 };
 
-/// Measures the device work that \p call enqueues on \p stream: \p poison and one \p call whose
-/// result \p check inspects, \p warmup untimed calls, \p iters calls timed with CUDA events
-/// (median), and \p check again, which catches state that a call leaves behind (tickets,
-/// accumulators). With \p do_check false, \p check is never called.
+/// Measures the work \p call enqueues on \p stream: \p poison, one \p call that \p check inspects,
+/// \p warmup untimed calls, \p iters timed ones (median), and \p check again, which catches
+/// state a call leaves behind (tickets, accumulators). Without \p do_check, no \p check.
 Checked measure_checked(const std::function<void(cudaStream_t)>& poison,
                         const std::function<void(cudaStream_t)>& call,
                         const std::function<bool()>& check, cudaStream_t stream, int warmup,
@@ -35,7 +32,9 @@ Checked measure_checked(const std::function<void(cudaStream_t)>& poison,
 /// \p bytes moved in \p ms milliseconds, in 1e9 bytes/s (0 for a zero time).
 inline double gbs(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e-3) / 1e9 : 0.0; }
 /// 100 part / whole with one digit ("97.3"), or "-" where either is not positive.
-std::string percent(double part, double whole);
+inline std::string percent(double part, double whole) {
+  return whole > 0 && part > 0 ? fixed(100.0 * part / whole, 1) : "-";
+}
 
 /// The facts every chapter's report starts with: program, command, date, GPU, compute
 /// capability, SMs, driver and CUDA runtime.
@@ -47,14 +46,13 @@ inline const char* check_text(bool ok, bool checked) {
   return !checked ? "skipped" : ok ? "exact" : "FAIL";
 }
 
-/// The configurations of a run whose check failed. A program collects them over its whole
-/// sweep and then fails once, naming the first few.
+/// The configurations whose check failed, collected over a whole sweep so that the program
+/// fails once, naming the first few.
 class Failures {
  public:
   void add(const std::string& what) { list_.push_back(what); }
   bool empty() const { return list_.empty(); }
-  /// Throws CheckFailed ("3 configuration(s) differ from the CPU: a; b; c", the first
-  /// \p shown of them) unless empty().
+  /// Unless empty(), throws CheckFailed ("3 configuration(s) differ from the CPU: a; b; c").
   void throw_if_any(std::size_t shown = 3) const;
 
  private:
@@ -78,14 +76,14 @@ struct SweepRow {
   std::string id;     ///< "6"
   std::string title;  ///< one line
   std::string label;  ///< "scan variant 6": how a failure names it
-  /// The library row that every other is compared with ("% of CUB"); the library picks its own
-  /// block size, so it is measured once, with default_threads.
+  /// The library row every other is compared with ("% of CUB"), measured once, with
+  /// default_threads (the library picks its own block size).
   bool reference = false;
   int default_threads = 0;  ///< the block size of the size sweep when no block size was measured
   std::function<bool(int threads)> accepts;  ///< the block sizes it takes on this GPU
   std::function<Sample(int threads, std::size_t n)> measure;
-  /// A variant that picks its own block size from the input (not the reference): like the
-  /// reference it is measured once per size, with default_threads, and shows no block size.
+  /// A variant that picks its own block size from the input: measured once per size, like the
+  /// reference, and shows no block size.
   bool picks_own = false;
 };
 
@@ -101,25 +99,22 @@ struct SweepUnits {
   std::function<double(std::size_t n)> measure_ceiling;
 };
 
-/// The result of block_size_sweep().
 struct BlockSweep {
   Report report;                  ///< the table (the caller adds its facts)
   std::vector<int> best_threads;  ///< per row: the fastest block size, or its default_threads
   double ceiling = 0.0;           ///< the ceiling measured at n (0 without one)
 };
 
-/// The book's block-size sweep at \p n elements: one row per variant and one column per block
-/// size of kSweepBlockSizes it accepts, with the first rate ("-" where it takes no such block),
-/// then its best rate and block size, the best as % of the reference row's rate (the reference
-/// must come before the rows compared with it), as % of the ceiling (when SweepUnits::ceiling
-/// names one; measured once, first), and the check. Every failed check is added to \p failures.
+/// The book's block-size sweep at \p n elements: per variant, the first rate at each block size
+/// of kSweepBlockSizes ("-" where it takes no such block), its best rate and block size, the
+/// best as % of the reference row (which must come first) and of the ceiling (if any, measured
+/// once, first), and the check. Every failed check is added to \p failures.
 BlockSweep block_size_sweep(const std::vector<SweepRow>& rows, std::size_t n,
                             const SweepUnits& units, Failures& failures);
 
-/// The size sweep: for n = 2^lo ... 2^hi (prefixes of one input), every row at its block size
-/// \p threads[i]: the time in microseconds, every rate, the speed-up over the reference row of
-/// the same n ("x CUB"), the ceiling measured at that n and the row's % of it (when
-/// SweepUnits::ceiling names one), and the check. Every failed check is added to \p failures.
+/// The size sweep: for n = 2^lo ... 2^hi (prefixes of one input), every row at block size
+/// \p threads[i]: microseconds, every rate, the speed-up over the reference row ("x CUB"), the
+/// ceiling at that n and the row's % of it (if any), and the check, failures to \p failures.
 Report size_sweep(const std::vector<SweepRow>& rows, const std::vector<int>& threads, int lo,
                   int hi, const SweepUnits& units, Failures& failures);
 

@@ -2,13 +2,10 @@
 /// \brief What a variant needs from the GPU, and what runs where it is not there.
 ///
 /// Every row of every chapter's variant table carries a Needs: the compute capability its
-/// headline form needs and, below it, either the portable form that runs in its place or
-/// nothing (the variant is then left out, with a one-line reason). Programs, drivers, tests
-/// and the "Your GPU" page read it from the table.
-///
-/// The capability that decides is the one the *code* was built for, not only the GPU's: a
-/// build for `80-virtual` run on an H100 is JIT-compiled by the driver with `__CUDA_ARCH__`
-/// 800, so its kernels hold exactly the code an A100 would run (code_capability()).
+/// headline form needs and, below it, the portable form that runs in its place or nothing (the
+/// variant is left out, with a one-line reason). The capability that decides is the one the
+/// *code* was built for: a build for `80-virtual` run on an H100 is JIT-compiled with
+/// `__CUDA_ARCH__` 800, so its kernels hold exactly the code an A100 would run.
 #pragma once
 
 #include <cstddef>
@@ -20,11 +17,8 @@ namespace hb {
 
 /// A compute capability as one number, major x 10 + minor: 75, 80, 86, 89, 90, 100, 120.
 using Capability = int;
+inline constexpr Capability kOldestCapability = 75;  ///< the oldest CUDA 13 builds for (Turing)
 
-/// The oldest compute capability CUDA 13 builds for (Turing).
-inline constexpr Capability kOldestCapability = 75;
-
-/// What a variant needs from the GPU.
 struct Needs {
   Capability cc = 0;             ///< the capability of its headline form (0: any GPU, or the CPU)
   const char* below = nullptr;   ///< what runs below cc, or nullptr: the variant is left out there
@@ -32,7 +26,6 @@ struct Needs {
                                  ///< every GPU grants); below that, as for cc
 };
 
-/// Which form of a variant runs on a GPU.
 enum class Form {
   Headline,  ///< the form the page describes
   Portable,  ///< Needs::below, in place of the headline form
@@ -40,45 +33,56 @@ enum class Form {
 };
 
 /// "9.0" for 90, "12.0" for 120.
-std::string capability_text(Capability cc);
+inline std::string capability_text(Capability cc) {
+  return std::to_string(cc / 10) + "." + std::to_string(cc % 10);
+}
 
-/// The capability of the GPU \p device (the driver's compute capability).
 Capability device_capability(int device);
 
-/// The capability the kernels of this program run with on the current device: the virtual
-/// architecture they were compiled for (the ptxVersion of a probe kernel built with the same
-/// architectures as every kernel of the program). It equals device_capability() for a build
-/// for that GPU and is lower where the driver JIT-compiles PTX of an older architecture.
+/// The architecture this program's kernels run as here (the ptxVersion of a probe kernel built
+/// like them): below device_capability() where the driver compiles older PTX just in time.
 /// Throws CudaError when the program holds no code this GPU can load.
 Capability code_capability();
 
-/// The current device's capability for a report: "9.0", or "9.0, running code built for 8.0"
-/// when the driver runs PTX of an older architecture.
+/// The current device's capability for a report: "9.0", or "9.0, running code built for 8.0".
 std::string capability_summary();
 
-/// The shared memory per block (bytes, opt-in) that the code may rely on on the current device:
-/// the device's own limit, capped by what every GPU of the code's architecture grants (64 KiB on
-/// 7.5, 99 KiB on 8.6, 8.9 and 12.0, 163 KiB on 8.0, 227 KiB on 9.0 and 10.0), so that a JIT run
-/// of old code on a new GPU keeps the old GPU's limits.
+/// The opt-in shared memory per block (bytes) the code may use here: the device's limit, capped
+/// by architecture_shared_limit(code_capability()) so that old code keeps the old GPU's limits.
 std::size_t shared_per_block_limit();
 
-/// The opt-in shared memory per block that every GPU of architecture \p cc grants (bytes).
-std::size_t architecture_shared_limit(Capability cc);
+/// The opt-in shared memory per block (bytes) that every GPU of architecture \p cc grants, from
+/// the CUDA C++ Programming Guide's "Technical Specifications per Compute Capability".
+inline std::size_t architecture_shared_limit(Capability cc) {
+  if (cc < 80) return 64 * 1024;
+  if (cc == 80 || cc == 87) return 163 * 1024;
+  if (cc < 90) return 99 * 1024;
+  return cc < 120 ? 227 * 1024 : 99 * 1024;
+}
 
-/// The architectures CUDA 13 builds for, oldest first: 75, 80, 86, 89, 90, 100, 120.
-const std::vector<Capability>& supported_architectures();
+/// The architectures CUDA 13 builds for, oldest first.
+inline const std::vector<Capability>& supported_architectures() {
+  static const std::vector<Capability> list = {75, 80, 86, 89, 90, 100, 120};
+  return list;
+}
 
-/// Whether \p needs asks anything of the GPU beyond what every supported GPU has.
-bool needs_anything(const Needs& needs);
+/// Whether \p needs asks more of the GPU than every supported GPU has.
+inline bool needs_anything(const Needs& needs) {
+  return needs.cc > kOldestCapability ||
+         needs.shared_bytes > architecture_shared_limit(kOldestCapability);
+}
 
 /// "compute capability 9.0", "65 KiB of shared memory per block", or both joined by "and";
 /// "any GPU" when needs_anything() is false.
 std::string needs_text(const Needs& needs);
 
-/// The form of a variant that runs on the current device (uses code_capability()).
+/// The form of a variant that runs on the current device.
 Form form_here(const Needs& needs);
 /// The form for code of capability \p cc whose blocks may use \p shared_bytes of shared memory.
-Form form_for(const Needs& needs, Capability cc, std::size_t shared_bytes);
+inline Form form_for(const Needs& needs, Capability cc, std::size_t shared_bytes) {
+  if (cc >= needs.cc && shared_bytes >= needs.shared_bytes) return Form::Headline;
+  return needs.below != nullptr ? Form::Portable : Form::None;
+}
 
 /// One line for a report about a variant on the current device: "" for the headline form,
 /// "portable form: <Needs::below> (the headline form needs compute capability 9.0)", or
@@ -90,19 +94,17 @@ std::string form_note(const Needs& needs);
 /// for shared memory, "needs 65 KiB of shared memory per block, this GPU grants 64 KiB".
 std::string left_out_reason(const Needs& needs);
 
-/// Thrown by a program whose variant is left out on this GPU. Programs exit with
-/// kExitLeftOut and print "SKIPPED: <program> needs ...".
-class LeftOut : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+/// Thrown by a program whose variant is left out on this GPU: it prints "SKIPPED: <program>
+/// needs ..." and exits with kExitLeftOut.
+class LeftOut : public std::runtime_error { using runtime_error::runtime_error; };
 
 /// Throws LeftOut with left_out_reason() when \p needs leaves the variant out here.
-void require_runs_here(const Needs& needs);
+inline void require_runs_here(const Needs& needs) {
+  if (form_here(needs) == Form::None) throw LeftOut(left_out_reason(needs));
+}
 
-/// Records, inside a Catch2 test, that the test could not run \p what here and why; the test
-/// main reports a run whose only outcome is such skips as Skipped (exit 77), never Passed.
-void note_test_skip(const std::string& what, const std::string& reason);
-/// Whether the variant runs here; if not, notes the skip (note_test_skip) and returns false.
+/// Inside a Catch2 test: whether the variant runs here; if not, notes the skip and returns
+/// false. The test main reports a run whose only outcome is such skips as Skipped (exit 77).
 bool test_runs_here(const Needs& needs, const std::string& what);
 /// The skips noted so far, one line each ("<what>: <reason>").
 const std::vector<std::string>& noted_test_skips();

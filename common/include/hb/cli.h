@@ -1,20 +1,10 @@
 /// \file
 /// \brief The command line every program shares (CLI11), with K/M/G sizes and range checks.
 ///
-/// Every demo accepts the same flags:
-///
-/// | flag | meaning |
-/// |------|---------|
-/// | `--help` | print the flags and exit 0 |
-/// | `--device I` | CUDA device index (default 0) |
-/// | `--n N` | problem size; suffixes K, M, G multiply by 2^10, 2^20, 2^30 |
-/// | `--variant V` | run only variant V of the chapter's table (default: all) |
-/// | `--iters I` | timed repetitions; the median is reported |
-/// | `--seed S` | seed of the generated input data |
-/// | `--csv` | print the results as CSV instead of an aligned table |
-/// | `--no-check` | skip the comparison against the reference |
-///
-/// Bad values are rejected with a one-line message and exit code 2, before any GPU work.
+/// Every demo accepts `--help`, `--device I`, `--n N` (the problem size; K, M, G multiply by
+/// 2^10, 2^20, 2^30), `--variant V` (one row of the chapter's table; default all), `--iters I`
+/// (timed repetitions, the median reported), `--seed S`, `--csv` and `--no-check`. Bad values
+/// are rejected with a one-line message and exit code 2, before any GPU work.
 #pragma once
 
 #include <cstddef>
@@ -30,7 +20,6 @@ namespace hb {
 /// Throws UsageError naming \p flag for anything else: signs, other suffixes, overflow.
 std::size_t parse_size(const std::string& text, const std::string& flag = "--n");
 
-/// What kind of number a command-line value must be.
 enum class NumberKind {
   Unsigned,  ///< a whole number: digits only (leading zeros ignored), at most 2^64 - 1
   Signed,    ///< a whole number, perhaps negative: an optional '-', then digits
@@ -43,34 +32,28 @@ enum class NumberKind {
 std::string strict_number(const std::string& text, NumberKind kind, const std::string& flag);
 
 /// Makes every option of \p app strict before CLI11 converts its value: numbers must be plain
-/// decimal text (strict_number(); CLI11 itself reads "010" as octal, "0x10" as hexadecimal and
-/// saturates "99999999999999999999"), and no option may be given an empty value ("--alpha ''"
-/// would otherwise mean 0 or "not given"). Options added after the call are not covered;
-/// Cli::parse() calls it for every program.
+/// decimal text (strict_number(); CLI11 reads "010" as octal, "0x10" as hexadecimal and
+/// saturates "99999999999999999999"), and no value may be empty ("--alpha ''" would mean 0 or
+/// "not given"). Cli::parse() calls it, covering every option added before.
 void make_strict(CLI::App& app);
 
-/// argv[1..argc) with the book's spelling of long options, a single dash ("-wTemplate 16", as
-/// section 15.7 prints it), turned into ours ("--wTemplate 16") wherever \p app has such an
-/// option; everything else as given (a negative number stays a number).
+/// argv[1..argc) with the book's single-dash long options ("-wTemplate 16", section 15.7) turned
+/// into ours ("--wTemplate 16") wherever \p app has one; everything else as given.
 std::vector<std::string> book_spellings(const CLI::App& app, int argc, const char* const* argv);
 
-/// Throws UsageError naming \p flag unless \p value is finite and within [min, max]; \p why, if
-/// given, says why the range is what it is.
+/// Throws UsageError naming \p flag (and \p why, if given) unless \p value is in [min, max].
 void require_range(double value, double min, double max, const std::string& flag,
                    const std::string& why = "");
 
-/// Values of the shared flags after parsing.
 struct CommonOptions {
   int device = 0;
   std::size_t n = 0;
   int variant = -1;  ///< -1: every variant
   int iters = 10;
   std::uint64_t seed = 20261122;
-  bool csv = false;
-  bool no_check = false;
+  bool csv = false, no_check = false;
 };
 
-/// What a program accepts for the shared flags.
 struct CliSpec {
   std::string program;           ///< the executable's name, for messages
   std::string description;       ///< one line for --help
@@ -86,14 +69,13 @@ struct CliSpec {
 class Cli {
  public:
   explicit Cli(CliSpec spec);
-  /// The CLI11 application, to add chapter-specific flags.
   CLI::App& app() { return app_; }
   /// Parses and validates. Returns false when --help was printed (the program then exits 0);
   /// throws UsageError on any bad flag or value.
   bool parse(int argc, const char* const* argv);
   const CommonOptions& options() const { return opt_; }
-  /// The program name and the arguments as given, e.g. "handbook_info --n 1G --csv", so
-  /// that a report records the command that produced it.
+  /// The program name and the arguments as given ("handbook_info --n 1G --csv"), so that a
+  /// report records the command that produced it.
   const std::string& command_line() const { return command_line_; }
   const CliSpec& spec() const { return spec_; }
 

@@ -1,15 +1,10 @@
 /// \file
-/// \brief A deterministic 8-bit test scene: coins of several sizes on a shaded background,
-///        with noise. It stands in for coins.pgm, the photograph that chapter 15 of the book
-///        searches, so that every program of that chapter runs with no files; the histogram
-///        chapter counts it too, as its photograph-like distribution. Both chapters use it, so
-///        it lives in the shared layer; it needs only hb/pgm.h and hb/random.h.
+/// \brief A deterministic 8-bit scene of coins on a shaded background, with noise: it stands in
+///        for coins.pgm, the photograph chapter 15 searches, so that its programs need no files,
+///        and the histogram chapter counts it as a photograph-like distribution.
 ///
-/// The scene is a pure function of (width, height, seed): the same arguments give the same
-/// pixels on every machine. Coins are placed at fixed fractions of the image size and scale
-/// with it. At the default size of 300 x 246 pixels (the size of the book's image), the
-/// lower-right dime fills the 52 x 52 rectangle at (210, 148), which is the book's default
-/// template.
+/// Coins lie at fixed fractions of the image size and scale with it; at the default size, that
+/// of the book's image, the lower-right dime fills the book's default template.
 #pragma once
 
 #include <cstdint>
@@ -25,40 +20,30 @@ enum class CoinKind { Dime, Penny, Nickel, Quarter };
 
 /// One coin: a disc with shading, a rim and a relief texture.
 struct Coin {
-  double cx = 0.0;  ///< centre, in pixels from the left edge
-  double cy = 0.0;  ///< centre, in pixels from the top edge
+  double cx = 0.0, cy = 0.0;  ///< centre, in pixels from the left and top edges
   double radius = 0.0;
   CoinKind kind = CoinKind::Dime;
   double phase = 0.0;  ///< rotation of the relief texture (so equal coins are not identical)
 };
 
-/// A generated scene and where its coins are.
 struct CoinScene {
   GrayImage image;
   std::vector<Coin> coins;
   int template_coin = 0;  ///< index of the coin the default template encloses
-  /// The default template: the square around coins[template_coin] (52 x 52 at (210, 148)
-  /// for the default size), clipped to the image.
+  /// The default template, the square around coins[template_coin] clipped to the image.
   int template_x = 0, template_y = 0, template_w = 0, template_h = 0;
 };
 
-/// Width of the default scene (the book's coins.pgm is 300 x 246).
-constexpr int kSceneWidth = 300;
-/// Height of the default scene.
-constexpr int kSceneHeight = 246;
+/// The size of the default scene (the book's coins.pgm is 300 x 246).
+constexpr int kSceneWidth = 300, kSceneHeight = 246;
 
-/// Generates the scene.
-/// \param width image width in pixels, at least 32
-/// \param height image height in pixels, at least 32
-/// \param seed seed of the noise and of each coin's relief texture
-/// \return the image (maxval 255) with its coins and the default template
-/// \throws hb::UsageError when a side is below 32 or above hb::kMaxPgmSide, or the image
-///         has more than hb::kMaxPgmPixels pixels
+/// Generates the scene (maxval 255); \p seed seeds the noise and each coin's relief texture.
+/// Throws hb::UsageError when a side is below 32 or above hb::kMaxPgmSide, or the image has
+/// more than hb::kMaxPgmPixels pixels.
 CoinScene make_coin_scene(int width = kSceneWidth, int height = kSceneHeight,
                           std::uint64_t seed = 20261122);
 
 /// "dime", "penny", "nickel" or "quarter".
-/// \param kind the kind of coin
 std::string to_string(CoinKind kind);
 
 }  // namespace hb

@@ -13,7 +13,6 @@
 
 namespace hb {
 
-/// Outcome of a comparison of \p count elements.
 struct CompareResult {
   bool ok = true;
   std::size_t count = 0;       ///< elements compared
@@ -23,10 +22,8 @@ struct CompareResult {
   explicit operator bool() const { return ok; }
 };
 
-/// Distance in units in the last place between two floats (0 for equal values, +0 == -0);
-/// huge when either is NaN.
+/// Distance in units in the last place (0 for equal values, +0 == -0); huge when either is NaN.
 std::uint64_t ulp_distance(float a, float b);
-/// As ulp_distance(float, float), for doubles.
 std::uint64_t ulp_distance(double a, double b);
 
 namespace detail {
@@ -61,11 +58,10 @@ CompareResult compare_exact(const G* got, const W* want, std::size_t n,
   detail::MismatchLog log;
   double max_error = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
-    if (!(got[i] == want[i])) {
-      const double e = std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
-      if (e > max_error || std::isnan(e)) max_error = std::isnan(e) ? INFINITY : e;
-      log.add(i, detail::to_text(got[i]), detail::to_text(want[i]), detail::to_text(e));
-    }
+    if (got[i] == want[i]) continue;
+    const double e = std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
+    max_error = std::isnan(e) ? INFINITY : std::fmax(max_error, e);
+    log.add(i, detail::to_text(got[i]), detail::to_text(want[i]), detail::to_text(e));
   }
   return log.finish(n, max_error, what);
 }
@@ -78,7 +74,7 @@ CompareResult compare_ulp(const T* got, const T* want, std::size_t n, std::uint6
   double max_error = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t d = ulp_distance(got[i], want[i]);
-    if (static_cast<double>(d) > max_error) max_error = static_cast<double>(d);
+    max_error = std::fmax(max_error, static_cast<double>(d));
     if (d > max_ulp)
       log.add(i, detail::to_text(got[i]), detail::to_text(want[i]), std::to_string(d) + " ulp");
   }
@@ -94,16 +90,12 @@ CompareResult compare_relative(const G* got, const W* want, std::size_t n, doubl
   detail::MismatchLog log;
   double max_error = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
-    const double g = static_cast<double>(got[i]);
-    const double w = static_cast<double>(want[i]);
+    const double g = static_cast<double>(got[i]), w = static_cast<double>(want[i]);
     const double err = std::fabs(g - w);
     const double scale = std::fmax(std::fabs(w), rtol > 0 ? atol / rtol : 1.0);
     const double rel = scale > 0 ? err / scale : err;
-    if (std::isnan(err)) {
-      max_error = INFINITY;
-    } else if (rel > max_error) {
-      max_error = rel;
-    }
+    if (std::isnan(err)) max_error = INFINITY;
+    else if (rel > max_error) max_error = rel;
     if (!(err <= atol + rtol * std::fabs(w)))
       log.add(i, detail::to_text(g), detail::to_text(w), "rel " + detail::to_text(rel));
   }

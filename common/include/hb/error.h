@@ -16,8 +16,7 @@ enum ExitCode : int {
   kExitOk = 0,        ///< every check passed
   kExitFailed = 1,    ///< a check failed, or CUDA reported an error
   kExitUsage = 2,     ///< bad flags, sizes or files; nothing was run
-  kExitLeftOut = 3,   ///< the variant needs a newer GPU (or more shared memory) than this one:
-                      ///< nothing was run; the one-line reason starts "SKIPPED:"
+  kExitLeftOut = 3,   ///< the variant needs a newer GPU or more shared memory: "SKIPPED: ..."
   kExitNoDevice = 77  ///< no CUDA device: nothing was run or checked (ctest reports "Skipped")
 };
 
@@ -32,19 +31,13 @@ class CudaError : public std::runtime_error {
 };
 
 /// Bad input from the user: a flag, a size, a file. Programs exit with kExitUsage.
-class UsageError : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+class UsageError : public std::runtime_error { using runtime_error::runtime_error; };
 
 /// A result did not match its reference. Programs exit with kExitFailed.
-class CheckFailed : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+class CheckFailed : public std::runtime_error { using runtime_error::runtime_error; };
 
 /// There is no usable CUDA device. Programs exit with kExitNoDevice.
-class NoDevice : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+class NoDevice : public std::runtime_error { using runtime_error::runtime_error; };
 
 /// \p text with control characters (newlines, tabs, escapes) written as \\n, \\t or \\xNN, so that
 /// echoing a user's argument can never break a one-line message or a CSV header.
@@ -54,7 +47,7 @@ std::string printable(const std::string& text);
 /// length ("'1111...' (5000 characters)") so that an argument can never flood a usage line.
 std::string quote_arg(const std::string& text);
 
-/// Throws CudaError when \p code is not cudaSuccess (use through HB_CUDA_CHECK).
+/// The work of HB_CUDA_CHECK.
 void cuda_check(cudaError_t code, const char* call, const char* file, int line);
 
 /// Runs \p body and maps what it throws to an exit code, printing a one-line message to
@@ -63,8 +56,7 @@ int run_main(const char* program, const std::function<int()>& body);
 
 }  // namespace hb
 
-/// Checks the cudaError_t returned by \p call; throws hb::CudaError with the call's text,
-/// file and line if it is not cudaSuccess.
+/// Throws hb::CudaError, with the call's text, file and line, unless \p call returns cudaSuccess.
 #define HB_CUDA_CHECK(call) ::hb::cuda_check((call), #call, __FILE__, __LINE__)
 
 /// After a kernel launch: checks the launch itself (configuration errors) without

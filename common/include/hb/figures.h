@@ -1,7 +1,6 @@
 /// \file
-/// \brief A figure drawn from code: the Graphviz text a chapter's model of its kernels writes,
-///        its caption, and the fragment the chapter page includes; how a chapter's figure
-///        program writes them, and how its tests check that the committed drawings are current.
+/// \brief A figure drawn from code (the Graphviz text a chapter's model of its kernels writes):
+///        how a figure program writes it, and how tests check that the committed one is current.
 #pragma once
 
 #include <string>
@@ -23,17 +22,15 @@ struct Figure {
 /// Adds the figure programs' option `--figures FOLDER` to \p cli, read into \p folder.
 void add_figures_option(Cli& cli, std::string& folder);
 
-/// Writes NAME.dot and NAME.md of every figure into \p folder, replacing files of those names.
-/// Every path is checked before the first is written (a usage error naming \p flag), and each
-/// file is written whole or not at all.
+/// Writes NAME.dot and NAME.md of every figure into \p folder, each whole or not at all, after
+/// checking every path (a usage error naming \p flag).
 void write_figures(const std::string& folder, const std::vector<Figure>& figures,
                    const std::string& flag = "--figures");
 
-/// What is wrong with the committed drawings of a chapter: for each figure whose NAME.dot or
-/// NAME.md in \p folder differs from what its model draws now, whose Graphviz text is not a
-/// digraph, whose caption holds a double quote (it ends Doxygen's caption), or which the page
-/// \p page_text does not include as `\includedoc <folder_on_page>/NAME.md`, one line naming
-/// the figure and the fault. Empty when every drawing is current and shown.
+/// One line per fault of the committed drawings: a NAME.dot or NAME.md in \p folder that differs
+/// from what the model draws now, a Graphviz text that is not a digraph, a double quote in a
+/// caption (it ends Doxygen's), a figure \p page_text does not include as
+/// `\includedoc <folder_on_page>/NAME.md`. Empty when every drawing is current and shown.
 std::vector<std::string> figure_faults(const std::vector<Figure>& figures,
                                        const std::string& folder, const std::string& page_text,
                                        const std::string& folder_on_page);

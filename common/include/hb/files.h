@@ -4,20 +4,18 @@
 #pragma once
 
 #include <cstddef>
+#include <fstream>
 #include <istream>
-#include <memory>
 #include <string>
 
 namespace hb {
 
-/// An input file opened for reading after the checks that keep a program from hanging or
-/// reading without end: the path must name a regular file (not a directory, FIFO, device or
-/// socket); "-" asks for standard input instead. Throws UsageError naming the file and the
-/// problem.
+/// An input file, opened after the checks that keep a program from hanging or reading without
+/// end: \p path must name a regular file (not a directory, FIFO, device or socket), or be "-"
+/// for standard input. Throws UsageError naming the file and the problem.
 class InputFile {
  public:
   explicit InputFile(const std::string& path);
-  ~InputFile();
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
 
@@ -30,22 +28,18 @@ class InputFile {
  private:
   std::string path_;
   std::size_t size_ = kUnknownSize;
-  std::unique_ptr<std::istream> owned_;
-  std::istream* stream_ = nullptr;
+  std::ifstream file_;
+  std::istream* stream_ = &file_;
 };
 
 /// Checks, before any work, that \p path can be written at the end of the run, without creating
-/// it: not empty, not a directory, its folder exists and takes new files, and an existing file
-/// of that name may be replaced (which is what every writer here does). Devices and FIFOs the
-/// user names (/dev/null, /dev/stdout) are accepted as they are. Throws UsageError naming
-/// \p flag.
+/// it: not empty, not a directory, in a folder that takes new files, replaceable if it exists;
+/// devices and FIFOs (/dev/null, /dev/stdout) pass as they are. Throws UsageError naming \p flag.
 void check_output_path(const std::string& path, const std::string& flag);
 
-/// Writes \p data to \p path whole or not at all: a regular file (new or replaced) is written
-/// to a temporary file in the same folder, flushed, closed and then renamed over \p path, so a
-/// failed write leaves the old file, or none, never a half-written one; a device or FIFO is
-/// written directly. Throws std::runtime_error (exit 1) with the system's reason on any
-/// failure, also when the device is full.
+/// Writes \p data to \p path whole or not at all: through a temporary file in the same folder,
+/// flushed and renamed over \p path, so a failed write leaves the old file, or none; a device
+/// or FIFO directly. Throws std::runtime_error (exit 1) with the system's reason on any failure.
 void write_file(const std::string& path, const std::string& data);
 
 }  // namespace hb

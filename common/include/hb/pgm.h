@@ -1,9 +1,7 @@
 /// \file
-/// \brief Strict reading and writing of 8-bit PGM images (binary P5 and ASCII P2).
-///
-/// Every malformed file is rejected with a UsageError that names the file and the problem:
-/// a wrong magic number, a missing or non-numeric field, a zero or huge size, maxval outside
-/// 1..255 (16-bit PGM is not supported), pixel values above maxval, truncated pixel data.
+/// \brief Strict reading and writing of 8-bit PGM images (binary P5 and ASCII P2): every
+///        malformed file (bad magic number or field, zero or huge size, 16-bit maxval, pixels
+///        above maxval, truncated data) is a UsageError naming the file and the problem.
 #pragma once
 
 #include <cstddef>
@@ -15,8 +13,7 @@ namespace hb {
 
 /// A gray-scale image, row-major, one byte per pixel.
 struct GrayImage {
-  int width = 0;
-  int height = 0;
+  int width = 0, height = 0;
   int maxval = 255;                 ///< the brightest value the file declared
   std::vector<std::uint8_t> pixels;  ///< width x height values in 0..maxval
 
@@ -30,19 +27,16 @@ constexpr int kMaxPgmSide = 1 << 20;
 /// Parses PGM data held in memory; \p name is used in error messages. A comment may follow any
 /// header field, maxval included (netpbm's reading: the raster starts after its newline).
 GrayImage parse_pgm(const std::string& data, const std::string& name = "<memory>");
-/// Reads a PGM file, or standard input for "-". Only a regular file is opened (hb::InputFile),
-/// the header is read first, and no more than it announces is read or allocated. Throws
-/// UsageError when the file cannot be read or is malformed.
+/// Reads a PGM file (hb::InputFile: "-" is standard input), never more than the header announces.
+/// Throws UsageError when the file cannot be read or is malformed.
 GrayImage read_pgm(const std::string& path);
 
-/// PGM flavours we write.
 enum class PgmFormat { Binary /* P5 */, Ascii /* P2 */ };
 
 /// Serializes \p image (validated first: sizes and maxval as parse_pgm requires).
 std::string format_pgm(const GrayImage& image, PgmFormat format = PgmFormat::Binary);
-/// Writes \p image to \p path whole or not at all (hb::write_file). Throws std::runtime_error
-/// (exit 1) when the file cannot be written; check the path before the work with
-/// hb::check_output_path.
+/// Writes \p image to \p path with hb::write_file (check the path first with
+/// hb::check_output_path).
 void write_pgm(const std::string& path, const GrayImage& image,
                PgmFormat format = PgmFormat::Binary);
 

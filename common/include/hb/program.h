@@ -1,8 +1,7 @@
 /// \file
-/// \brief main() of a chapter's table-driven programs, written once: CMake builds a chapter's
-///        main.cpp once per row of its variant table, with HB_VARIANT_ID ("10a") and
-///        HB_PROGRAM_NAME ("reduction10a_neighbored"), as that variant's own program, and once
-///        without HB_VARIANT_ID as the chapter's driver.
+/// \brief main() of a chapter's table-driven programs: CMake builds main.cpp once per row of
+///        the variant table, with HB_VARIANT_ID ("10a") and HB_PROGRAM_NAME, and once without
+///        HB_VARIANT_ID as the chapter's driver.
 #pragma once
 
 namespace hb {

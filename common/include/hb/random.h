@@ -31,16 +31,23 @@ inline std::int64_t uniform_int(std::uint64_t seed, std::uint64_t index, std::in
   return lo + static_cast<std::int64_t>(span == 0 ? r : r % span);
 }
 
-/// Fills [first, first + n) with uniform floats in [lo, hi).
-void fill_uniform(float* first, std::size_t n, std::uint64_t seed, float lo = -1.0f,
-                  float hi = 1.0f);
-/// Fills [first, first + n) with uniform doubles in [lo, hi) (53 random bits).
-void fill_uniform(double* first, std::size_t n, std::uint64_t seed, double lo = -1.0,
-                  double hi = 1.0);
-/// Fills [first, first + n) with uniform integers in [lo, hi].
-void fill_uniform(int* first, std::size_t n, std::uint64_t seed, int lo, int hi);
-/// Fills [first, first + n) with uniform bytes.
-void fill_uniform(std::uint8_t* first, std::size_t n, std::uint64_t seed);
+/// Fill [first, first + n) with uniform floats or doubles (53 random bits) in [lo, hi), integers
+/// in [lo, hi], or bytes.
+inline void fill_uniform(float* first, std::size_t n, std::uint64_t seed, float lo = -1.0f,
+                         float hi = 1.0f) {
+  for (std::size_t i = 0; i < n; ++i) first[i] = uniform_float(seed, i, lo, hi);
+}
+inline void fill_uniform(double* first, std::size_t n, std::uint64_t seed, double lo = -1.0,
+                         double hi = 1.0) {
+  for (std::size_t i = 0; i < n; ++i)
+    first[i] = lo + (hi - lo) * (static_cast<double>(hash64(seed, i) >> 11) * 0x1p-53);
+}
+inline void fill_uniform(int* first, std::size_t n, std::uint64_t seed, int lo, int hi) {
+  for (std::size_t i = 0; i < n; ++i) first[i] = static_cast<int>(uniform_int(seed, i, lo, hi));
+}
+inline void fill_uniform(std::uint8_t* first, std::size_t n, std::uint64_t seed) {
+  for (std::size_t i = 0; i < n; ++i) first[i] = static_cast<std::uint8_t>(hash64(seed, i) >> 56);
+}
 
 /// Convenience: a vector of \p n uniform values of type T (float, double, int, uint8_t).
 template <typename T, typename... Range>

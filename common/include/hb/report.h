@@ -9,13 +9,11 @@
 
 namespace hb {
 
-/// A table with a header block of facts (program, device, N, seed, ...) and rows of cells.
-/// print() writes either an aligned text table or CSV; the CSV's header block is a run of
-/// `# key: value` comment lines, so a results file records the GPU, driver and date.
+/// A table with a header block of facts (program, device, N, seed, ...): in CSV a run of
+/// `# key: value` lines, so that a results file records the GPU, driver and date.
 class Report {
  public:
-  explicit Report(std::vector<std::string> columns);
-  /// Adds a fact to the header block.
+  explicit Report(std::vector<std::string> columns) : columns_(std::move(columns)) {}
   void fact(const std::string& key, const std::string& value);
   /// Adds a row; it must have one cell per column.
   void row(std::vector<std::string> cells);

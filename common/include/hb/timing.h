@@ -13,9 +13,7 @@ namespace hb {
 
 /// Summary of repeated timings, in milliseconds.
 struct TimingStats {
-  double median_ms = 0.0;
-  double min_ms = 0.0;
-  double max_ms = 0.0;
+  double median_ms = 0.0, min_ms = 0.0, max_ms = 0.0;
   std::vector<double> samples_ms;  ///< in the order measured
 };
 
@@ -40,10 +38,9 @@ class HostTimer {
 /// \p fn must finish its own work before returning (synchronize if it launches kernels).
 TimingStats time_host(const std::function<void()>& fn, int warmup, int iters);
 
-/// Times the device work that \p fn enqueues on \p stream, with a pair of CUDA events around
-/// each repetition: \p warmup untimed calls, then \p iters timed ones. All repetitions are
-/// enqueued back to back and the host synchronizes once at the end, so host overhead between
-/// launches does not show unless the GPU runs dry.
+/// Times the work \p fn enqueues on \p stream with CUDA events around each repetition, after
+/// \p warmup untimed calls. The repetitions are enqueued back to back and the host synchronizes
+/// once, so host overhead between launches does not show unless the GPU runs dry.
 TimingStats time_events(const std::function<void(cudaStream_t)>& fn, cudaStream_t stream,
                         int warmup, int iters);
 

@@ -1,9 +1,7 @@
 /// \file
-/// \brief What every chapter's variant table shares: looking a row up by its id, listing the
-///        ids, and the rules for the block sizes a variant accepts.
-///
-/// A chapter's table is a `std::vector` of its own row type; every row has a `const char* id`
-/// ("4", "10c"). The rows are the chapter's; the lookup and the messages are written here once.
+/// \brief What every chapter's variant table (a `std::vector` of rows, each with a
+///        `const char* id` such as "10c") shares: lookup by id, the list of ids, and the rules
+///        for the block sizes a variant accepts.
 #pragma once
 
 #include <cstddef>
@@ -40,20 +38,17 @@ const Row& find_row(const std::vector<Row>& rows, std::string_view id,
                    "variant (valid: " + ids_of(rows) + ")");
 }
 
-/// The row of \p rows that the per-variant program \p program is built for: row \p id, whose
-/// program() must be \p program (a std::logic_error otherwise: the build is wrong, not the
-/// command line).
+/// Row \p id, for which the per-variant program \p program is built: its program() must be
+/// \p program (a std::logic_error otherwise: the build is wrong, not the command line).
 template <typename Row>
 const Row& program_row(const std::vector<Row>& rows, std::string_view id, const char* program) {
   const Row& r = find_row(rows, id);
-  if (r.program() != program) {
+  if (r.program() != program)
     throw std::logic_error(std::string("program ") + program + " is built for variant " +
                            std::string(id) + ", whose program is " + r.program());
-  }
   return r;
 }
 
-/// Which block sizes a variant accepts.
 enum class BlockRule {
   Library,            ///< the library picks its own (CUB); --threads is not offered
   Own,                ///< the variant picks its own from the input; --threads is not offered
@@ -72,14 +67,9 @@ std::string describe(BlockRule rule);
 /// Throws hb::UsageError naming \p variant (e.g. "variant 4") unless \p rule allows \p threads.
 void require_threads(const std::string& variant, BlockRule rule, int threads);
 
-}  // namespace hb
-
-namespace hb {
-
-/// Calls `f(std::integral_constant<int, t>{})` for the power of two t equal to \p threads,
-/// Lo <= t <= Hi: the switch that turns a run-time block size into a template argument
-/// (listing 12.4 writes it out by hand; later variants use this). Throws std::logic_error
-/// for any other \p threads: callers check the block-size rule first.
+/// Calls `f(std::integral_constant<int, t>{})` for the power of two t == \p threads, Lo <= t <=
+/// Hi: the switch from a run-time block size to a template argument that listing 12.4 writes
+/// by hand. Throws std::logic_error for any other \p threads (callers check the rule first).
 template <int Lo, int Hi, typename F>
 void with_power_of_two(int threads, F&& f) {
   if (threads == Lo) return f(std::integral_constant<int, Lo>{});
