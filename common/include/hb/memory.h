@@ -51,7 +51,7 @@ class Buffer {
   std::size_t bytes() const noexcept { return size() * sizeof(T); }
   bool empty() const noexcept { return size() == 0; }
 
- private:
+ protected:
   struct Release { void operator()(T* p) const noexcept { release(M, p); } };
   std::unique_ptr<T, Release> ptr_;
   std::size_t count_ = 0;
