@@ -32,12 +32,10 @@ int saxpy_grid_size(const void* kernel, LaunchShape shape, std::size_t n, std::s
   if (it == resident.end()) {
     int sms = 0, per_sm = 0;
     HB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    HB_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, shape.threads, 0));
-    if (per_sm == 0) {
+    HB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, shape.threads, 0));
+    if (per_sm == 0)
       throw std::runtime_error("saxpy kernel cannot run with " + std::to_string(shape.threads) +
                                " threads per block on this GPU");
-    }
     it = resident.emplace(key, std::size_t(sms) * std::size_t(per_sm)).first;
   }
   // A grid-stride kernel needs no more blocks than fit at once: more would only queue behind
@@ -87,10 +85,9 @@ const std::array<SaxpyLauncher, kMaxUnroll> kLaunchers[] = {  // indexed by Saxp
 }  // namespace
 
 SaxpyLauncher saxpy_launcher(SaxpyForm form, int unroll) {
-  if (unroll < 1 || unroll > kMaxUnroll) {
+  if (unroll < 1 || unroll > kMaxUnroll)
     throw std::out_of_range("saxpy unroll factor " + std::to_string(unroll) + " is not in 1.." +
                             std::to_string(kMaxUnroll));
-  }
   return kLaunchers[int(form)][std::size_t(unroll - 1)];
 }
 
@@ -110,11 +107,9 @@ void launch_paced_copy(float* dst, const float* src, std::size_t n, double gbs, 
   if (n == 0) return;
   constexpr double kTileBytes = double(kPacedThreads) * kPacedFloatsPerThread * sizeof(float);
   const double ns_per_tile = gbs > 0 ? kTileBytes / gbs : 0.0;  // bytes / (1e9 bytes/s) = ns
-  if (hb::aligned16(dst) && hb::aligned16(src)) {
-    paced_copy_kernel<true><<<blocks, kPacedThreads, 0, stream>>>(dst, src, n, ns_per_tile);
-  } else {
-    paced_copy_kernel<false><<<blocks, kPacedThreads, 0, stream>>>(dst, src, n, ns_per_tile);
-  }
+  const auto kernel = hb::aligned16(dst) && hb::aligned16(src) ? paced_copy_kernel<true>
+                                                               : paced_copy_kernel<false>;
+  kernel<<<blocks, kPacedThreads, 0, stream>>>(dst, src, n, ns_per_tile);
   HB_CHECK_LAUNCH();
 }
 

@@ -1,6 +1,5 @@
-// The machinery of chapter 11's pipelines (pipeline.h): host memory of each kind, the strategy
-// table, the steps the strategies (kernels/04_pipelines.cpp) are made of, their measurement,
-// and what the programs share: flags, inputs, the check, reports and mains.
+// The machinery of chapter 11's pipelines (pipeline.h): the steps the strategies
+// (kernels/04_pipelines.cpp) are made of, their measurement, and what the programs share.
 #include "pipeline.h"
 
 #include <algorithm>

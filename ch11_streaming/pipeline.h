@@ -19,8 +19,7 @@
 
 namespace ch11 {
 
-/// Bytes SAXPY must move across the bus per element: x and y to the device, out back; their
-/// sum is what "effective GB/s" counts.
+/// Bytes SAXPY moves across the bus per element: x and y up, out back ("effective GB/s").
 inline constexpr std::size_t kH2DBytesPerElement = 2 * sizeof(float);
 inline constexpr std::size_t kD2HBytesPerElement = sizeof(float);
 inline constexpr std::size_t kBytesPerElement = kH2DBytesPerElement + kD2HBytesPerElement;
@@ -42,7 +41,6 @@ struct HostArray {
   HostArray(std::size_t n, HostKind kind);
   float* data() const noexcept { return ptr; }
   float* device_data() const noexcept { return mapped.device_data(); }  ///< Mapped only, else null
-
   std::vector<float> pageable;
   hb::PinnedBuffer<float> pinned;
   hb::MappedBuffer<float> mapped;
@@ -112,13 +110,11 @@ Range split_range(std::size_t n, int parts, int i);
 
 /// The smallest chunk of the pipelined strategy (256K floats, 1 MB back to the host).
 inline constexpr std::size_t kSmallestChunk = std::size_t(256) << 10;
-
 /// The pipelined strategy's chunks, none empty: chunks of \p chunk (the first takes the
 /// remainder), then the last min(n, chunk) elements in pieces halving down to \p smallest,
 /// which ends the array twice, so that the copies out never queue up (see the chapter page).
 std::vector<Range> pipeline_chunks(std::size_t n, std::size_t chunk,
                                    std::size_t smallest = kSmallestChunk);
-
 /// The chunk sizes the driver tries on \p n elements: \p chunk alone when it is not 0,
 /// otherwise 1M to 32M floats in powers of two; each at most n, increasing, without repeats.
 std::vector<std::size_t> pipeline_chunk_candidates(std::size_t n, std::size_t chunk);
@@ -130,10 +126,8 @@ struct Pipeline {
   Pipeline(std::size_t n, HostKind host, int streams);
 
   void load(const float* x, const float* y);  ///< into the host arrays, outside any timed region
-  /// Fills the host and device outputs with NaN, so that an element a run forgets to bring
-  /// back cannot pass the check.
+  /// NaN in the host and device outputs: an element a run forgets cannot pass the check.
   void poison_output();
-
   /// std::invalid_argument, naming \p what, unless the pipeline has device arrays (is not
   /// Mapped) and, where \p pinned, pinned host memory.
   void require_device_arrays(const char* what, bool pinned) const;
@@ -142,8 +136,8 @@ struct Pipeline {
   void copy_in(Range r, cudaStream_t s);
   void compute(Range r, float alpha, cudaStream_t s);
   void copy_out(Range r, cudaStream_t s);
-  /// The times of the run that `stop` ended: from the events, the stages too where \p stages
-  /// (the strategy recorded them in order), and \p wall_ms.
+  /// The times of the run that `stop` ended: the events' total, the stages too where
+  /// \p stages (the strategy recorded them in order), and \p wall_ms.
   StageTimes times(double wall_ms, bool stages) const;
 
   std::size_t n;
@@ -158,19 +152,18 @@ struct Pipeline {
 // The strategies (kernels/04_pipelines.cpp): each runs the whole pipeline once, and throws
 // std::invalid_argument when the pipeline's memory does not fit it.
 
-/// Section 11.1 (stream1Device): synchronous cudaMemcpy on the legacy default stream.
-/// \pre p.host is Pageable or Pinned
+/// Section 11.1 (stream1Device): synchronous cudaMemcpy on the legacy default stream; pageable
+/// or pinned.
 StageTimes run_synchronous(Pipeline& p, float alpha);
-/// Section 11.2 (stream2Async): cudaMemcpyAsync, all in one stream. \pre p.host is Pinned
+/// Section 11.2 (stream2Async): cudaMemcpyAsync, all in one stream; pinned.
 StageTimes run_async(Pipeline& p, float alpha);
-/// Section 11.3 (stream3Streams): \p streams chunks, one per stream, issued in \p order.
-/// \pre p.host is Pinned; 1 <= streams <= p.streams.size()
+/// Section 11.3 (stream3Streams): \p streams chunks, one per stream, issued in \p order;
+/// pinned, 1 <= streams <= p.streams.size().
 StageTimes run_streams(Pipeline& p, float alpha, int streams, IssueOrder order);
 /// Section 11.4 (stream4Mapped): the kernel works on mapped host memory; no copies.
-/// \pre p.host is Mapped
 StageTimes run_mapped(Pipeline& p, float alpha);
-/// Beyond the text: chunks (pipeline_chunks()) flow through three streams, one per engine.
-/// \pre p.host is Pinned; chunk >= 1
+/// Beyond the text: chunks (pipeline_chunks()) flow through three streams, one per engine;
+/// pinned, chunk >= 1.
 StageTimes run_pipelined(Pipeline& p, float alpha, std::size_t chunk);
 
 StageTimes run_strategy(Pipeline& p, const StrategyConfig& config, float alpha);
@@ -184,11 +177,9 @@ struct TransferBound {
   double ms = 0.0;
   std::string limit;  ///< which term sets it: "host->device" or "device->host"
 };
-/// SAXPY moves 8n bytes up and 4n down; at best each direction runs at its own measured rate
-/// (decimal GB/s, both positive, else std::invalid_argument) all the time:
-/// \f$t = \max(8n / r_{h2d},\ 4n / r_{d2h})\f$. No third term for both directions at once:
-/// two long copies, one each way, are not the most the bus carries, since a pipeline's short
-/// copies out beside its copies in have beaten them (see the chapter page).
+/// Each direction at its own measured rate (decimal GB/s, both positive, else
+/// std::invalid_argument) all the time: \f$t = \max(8n / r_{h2d},\ 4n / r_{d2h})\f$. No third
+/// term for both at once: a pipeline's short copies beat two long ones (see the chapter page).
 TransferBound transfer_bound(std::size_t n, double h2d_gbs, double d2h_gbs);
 
 // What the programs share.
@@ -208,7 +199,6 @@ struct StreamingOptions {
   std::size_t chunk = 0;  ///< 0: let the driver choose
   std::string command;    ///< the command line as given, for the report header
 };
-
 /// The shared flags, --alpha and, where \p spec asks, --max-streams and --chunk (nothing after
 /// --help).
 std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
@@ -254,14 +244,11 @@ void add_facts(hb::Report& report, const std::string& program, const StreamingOp
 /// The book's report of one run: one row per stage that could be timed, with ms and GB/s.
 hb::Report stage_report(const StageTimes& t, std::size_t n);
 
-/// Every program's main: parses the flags of \p spec, selects --device and runs \p body, within
-/// hb::run_main.
+/// Every program's main: the flags of \p spec, --device selected, \p body, within hb::run_main.
 int program_main(const ProgramSpec& spec, int argc, char** argv,
                  const std::function<void(const StreamingOptions&)>& body);
-
-/// The main of stream1_device, stream2_async and stream4_mapped: \p strategy, in the host
-/// memory and under the name of its strategies() row, checked, in the book's report with
-/// \p memory as its "host memory" fact.
+/// The main of stream1_device, stream2_async and stream4_mapped: \p strategy in the host memory
+/// and under the name of its strategies() row, checked, in the book's report.
 int run_one_strategy(Strategy strategy, const char* description, const char* memory, int argc,
                      char** argv);
 

@@ -22,16 +22,13 @@ inline void saxpy_cpu(float* out, const float* x, const float* y, std::size_t n,
 
 /// The exact value of every element, in double: the product of two floats is exact in double
 /// (24 + 24 < 53 significant bits) and the sum is rounded once, 2^29 times finer than float.
-inline void saxpy_exact(double* out, const float* x, const float* y, std::size_t n,
-                        float alpha) {
-  for (std::size_t i = 0; i < n; ++i)
-    out[i] = static_cast<double>(alpha) * static_cast<double>(x[i]) + static_cast<double>(y[i]);
+inline void saxpy_exact(double* out, const float* x, const float* y, std::size_t n, float alpha) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = double(alpha) * double(x[i]) + double(y[i]);
 }
 
 /// For hb::compare_relative: an element passes when |got - want| <= atol + rtol |want|.
 struct SaxpyTolerance {
-  double rtol = 0.0;
-  double atol = 0.0;
+  double rtol = 0.0, atol = 0.0;
 };
 
 /// Two correct SAXPYs differ only by rounding: the GPU fuses `alpha * x[i] + y[i]` into one
@@ -70,9 +67,8 @@ struct LaunchShape {
   int threads = 256;   ///< threads per block
   int max_blocks = 0;  ///< upper limit on the grid; 0: as many blocks as the GPU holds at once
 };
-
-/// What every SAXPY launcher does: enqueues `out[i] = alpha * x[i] + y[i]` for i < n on
-/// \p stream (nothing when n == 0); never allocates, never synchronizes.
+/// Every SAXPY launcher enqueues `out[i] = alpha * x[i] + y[i]` for i < n on \p stream
+/// (nothing when n == 0); never allocates, never synchronizes.
 using SaxpyLauncher = void (*)(float* out, const float* x, const float* y, std::size_t n,
                                float alpha, LaunchShape shape, cudaStream_t stream);
 
@@ -94,8 +90,8 @@ std::string saxpy_kernel_name(SaxpyForm form, int unroll);
 int saxpy_grid_size(const void* kernel, LaunchShape shape, std::size_t n, std::size_t per_block);
 
 /// The kernel of every pipeline: `saxpy_unrolled<4>` at 256 threads per block, as in the book's
-/// stream1Device (listing 11.4). It is a small part of every pipeline's wall clock, so the
-/// choice barely shows there; saxpy_sweep measures the alternatives.
+/// stream1Device (listing 11.4); a small part of every pipeline's time (saxpy_sweep measures
+/// the alternatives).
 void launch_pipeline_kernel(float* out, const float* x, const float* y, std::size_t n,
                             float alpha, cudaStream_t stream);
 
@@ -105,9 +101,7 @@ inline constexpr int kPacedThreads = 256;  ///< threads per block of the paced c
 
 /// The paced copy (kernels/05_paced_copy.cuh): \p n floats from \p src to \p dst (device or
 /// mapped host memory, not overlapping) with \p blocks >= 1 blocks (std::invalid_argument
-/// otherwise), writing no faster than \p gbs decimal GB/s: tile t of kPacedThreads x
-/// kPacedFloatsPerThread floats starts no earlier than t x (tile bytes / gbs) after the
-/// launch. \p gbs <= 0: as fast as the blocks can. Enqueues nothing when n == 0.
+/// otherwise), writing no faster than \p gbs decimal GB/s (<= 0: as fast as it can).
 void launch_paced_copy(float* dst, const float* src, std::size_t n, double gbs, int blocks,
                        cudaStream_t stream);
 

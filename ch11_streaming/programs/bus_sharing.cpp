@@ -30,7 +30,6 @@ constexpr int kPacedBlocks = 16;
 /// What runs beside the copy in: enqueues 4n bytes back to the host, into `out` (which the
 /// check reads); `run` is empty for the copy in alone.
 struct Beside {
-  std::string id;
   std::string what;
   std::function<void(cudaStream_t)> run;
   float* out = nullptr;
@@ -60,27 +59,25 @@ int main(int argc, char** argv) {
     hb::Stream in, side;
     hb::Event in_start, in_stop, side_start, side_stop;
 
-    std::vector<Beside> besides = {
-        {"a", "nothing", {}, nullptr},
-        {"b", "copy engine: one cudaMemcpyAsync of 4n bytes back",
+    std::vector<Beside> besides = {  // rows a, b, c, ...
+        {"nothing", {}, nullptr},
+        {"copy engine: one cudaMemcpyAsync of 4n bytes back",
          [&](cudaStream_t s) {
            HB_CUDA_CHECK(cudaMemcpyAsync(host_out.data(), dev_back.data(), n * sizeof(float),
                                          cudaMemcpyDeviceToHost, s));
          },
          host_out.data()}};
-    char id = 'c';
     for (const double gbs : {10.0, 20.0, 30.0, 40.0, 0.0}) {
       const int blocks = gbs > 0 ? kPacedBlocks : dev.sm_count;
       besides.push_back(
-          {std::string(1, id++),
-           "kernel, " + std::to_string(blocks) + " blocks, writing 4n bytes to mapped memory " +
+          {"kernel, " + std::to_string(blocks) + " blocks, writing 4n bytes to mapped memory " +
                (gbs > 0 ? "at most " + hb::fixed(gbs, 0) + " GB/s" : "as fast as it goes"),
            [&, gbs, blocks](cudaStream_t s) {
-             ch11::launch_paced_copy(mapped_out.device_data(), dev_back.data(), n, gbs, blocks,
-                                     s);
+             ch11::launch_paced_copy(mapped_out.device_data(), dev_back.data(), n, gbs, blocks, s);
            },
            mapped_out.data()});
     }
+    const auto id = [](std::size_t k) { return std::string(1, char('a' + k)); };
 
     // [bus-sharing-time]
     // One repetition: the side stream starts when the copy in does; each stream's events
@@ -136,7 +133,7 @@ int main(int argc, char** argv) {
                     : wrong == 0 ? "ok"
                                  : "FAILED (" + std::to_string(wrong) + " of " +
                                        std::to_string(n) + " elements)";
-        if (wrong != 0 && !failure) failure = "row " + b.id + ": " + checks[k];
+        if (wrong != 0 && !failure) failure = "row " + id(k) + ": " + checks[k];
       }
       for (std::size_t c = 0; c < chunks.size(); ++c) {
         if (last) p.poison_output();
@@ -167,7 +164,7 @@ int main(int argc, char** argv) {
       // the part their own rate moved in the copy in's time.
       const double during =
           side_ran ? std::min(back_bytes, back_bytes / back_time * copy_in) : 0.0;
-      r.row({besides[k].id, besides[k].what,
+      r.row({id(k), besides[k].what,
              side_ran ? hb::fixed(hb::gbs(back_bytes, back_time), 2) : "-",
              hb::fixed(during / 1e6, 1), hb::fixed(copy_in, 3),
              hb::fixed(hb::gbs(up_bytes, copy_in), 2), hb::percent(alone_ms, copy_in),
