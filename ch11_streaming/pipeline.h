@@ -3,6 +3,7 @@
 ///        Pipeline made once outside the timed region; and what the programs share.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -76,18 +77,15 @@ struct StrategyInfo {
   const char* name;     ///< short name for tables
   HostKind host;        ///< host memory it needs
 };
-inline const std::vector<StrategyInfo>& strategies() {  // ids 1..5 in order
-  static const std::vector<StrategyInfo> table = {
-      {Strategy::Synchronous, "stream1_device", "synchronous (pageable)", HostKind::Pageable},
-      {Strategy::Async, "stream2_async", "async (pinned)", HostKind::Pinned},
-      {Strategy::Streams, "stream3_streams", "streams", HostKind::Pinned},
-      {Strategy::Mapped, "stream4_mapped", "mapped (zero-copy)", HostKind::Mapped},
-      {Strategy::Pipelined, "streaming", "pipelined (beyond the text)", HostKind::Pinned},
-  };
-  return table;
-}
+inline const std::array<StrategyInfo, 5> kStrategies = {{  // ids 1..5 in order
+    {Strategy::Synchronous, "stream1_device", "synchronous (pageable)", HostKind::Pageable},
+    {Strategy::Async, "stream2_async", "async (pinned)", HostKind::Pinned},
+    {Strategy::Streams, "stream3_streams", "streams", HostKind::Pinned},
+    {Strategy::Mapped, "stream4_mapped", "mapped (zero-copy)", HostKind::Mapped},
+    {Strategy::Pipelined, "streaming", "pipelined (beyond the text)", HostKind::Pinned},
+}};
 inline const StrategyInfo& strategy_info(Strategy id) {
-  return strategies().at(std::size_t(id) - 1);
+  return kStrategies.at(std::size_t(id) - 1);
 }
 
 struct StrategyConfig {
@@ -150,20 +148,17 @@ struct Pipeline {
 };
 
 // The strategies (kernels/04_pipelines.cpp): each runs the whole pipeline once, and throws
-// std::invalid_argument when the pipeline's memory does not fit it.
+// std::invalid_argument when the pipeline's memory does not fit it (pinned, except where said).
 
-/// Section 11.1 (stream1Device): synchronous cudaMemcpy on the legacy default stream; pageable
-/// or pinned.
+/// Section 11.1 (stream1Device): synchronous cudaMemcpy on the legacy default stream, from
+/// pageable or pinned memory.
 StageTimes run_synchronous(Pipeline& p, float alpha);
-/// Section 11.2 (stream2Async): cudaMemcpyAsync, all in one stream; pinned.
-StageTimes run_async(Pipeline& p, float alpha);
-/// Section 11.3 (stream3Streams): \p streams chunks, one per stream, issued in \p order;
-/// pinned, 1 <= streams <= p.streams.size().
+StageTimes run_async(Pipeline& p, float alpha);  ///< 11.2 (stream2Async): all in one stream
+/// Section 11.3 (stream3Streams): \p streams chunks, one per stream (at most p.streams.size()),
+/// issued in \p order.
 StageTimes run_streams(Pipeline& p, float alpha, int streams, IssueOrder order);
-/// Section 11.4 (stream4Mapped): the kernel works on mapped host memory; no copies.
-StageTimes run_mapped(Pipeline& p, float alpha);
-/// Beyond the text: chunks (pipeline_chunks()) flow through three streams, one per engine;
-/// pinned, chunk >= 1.
+StageTimes run_mapped(Pipeline& p, float alpha);  ///< 11.4 (stream4Mapped): mapped, no copies
+/// Beyond the text: chunks (pipeline_chunks(), chunk >= 1) through one stream per engine.
 StageTimes run_pipelined(Pipeline& p, float alpha, std::size_t chunk);
 
 StageTimes run_strategy(Pipeline& p, const StrategyConfig& config, float alpha);
@@ -248,7 +243,7 @@ hb::Report stage_report(const StageTimes& t, std::size_t n);
 int program_main(const ProgramSpec& spec, int argc, char** argv,
                  const std::function<void(const StreamingOptions&)>& body);
 /// The main of stream1_device, stream2_async and stream4_mapped: \p strategy in the host memory
-/// and under the name of its strategies() row, checked, in the book's report.
+/// and under the name of its kStrategies row, checked, in the book's report.
 int run_one_strategy(Strategy strategy, const char* description, const char* memory, int argc,
                      char** argv);
 

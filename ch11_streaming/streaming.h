@@ -31,12 +31,10 @@ struct SaxpyTolerance {
   double rtol = 0.0, atol = 0.0;
 };
 
-/// Two correct SAXPYs differ only by rounding: the GPU fuses `alpha * x[i] + y[i]` into one
-/// FMA, the CPU rounds the product and then the sum. With r the exact value and u = 2^-24, a
-/// fused result is within u|r| of r, an unfused one within u(1+u)|alpha x| + u|r|; bounding
-/// |alpha x| by A = |alpha| max|x| (\p max_abs_x) gives rtol = u, atol = u(1+u)A for *any*
-/// correct float evaluation. We allow twice that, so that the double reference's own rounding
-/// never tips a correct element over, while a wrong one (missed, stale, poison) always fails.
+/// Any correct float evaluation, fused (GPU) or not (CPU), is within u|r| + u(1+u)A of the
+/// exact r, with u = 2^-24 and A = |alpha| max|x| (\p max_abs_x; see the chapter page). We
+/// allow twice that, so that the double reference's own rounding never tips a correct element
+/// over, while a wrong one (missed, stale, poison) always fails.
 inline SaxpyTolerance tolerance_vs_exact(float alpha, float max_abs_x) {
   const double u = 1.0 / 16777216.0;
   const double a = std::fabs(static_cast<double>(alpha)) * static_cast<double>(max_abs_x);
