@@ -23,10 +23,6 @@ constexpr std::size_t kDefaultN = std::size_t(64) << 20;
 constexpr std::size_t kMaxN = std::size_t(1) << 30;
 constexpr int kWarmup = 2;
 
-hb::CliSpec spec_of(const char* program, const std::string& description, const char* n_unit) {
-  return {program, description, kDefaultN, 1, kMaxN, n_unit};
-}
-
 // The ceiling of a reduction of n elements: the read-only kernel on the same 4 n bytes.
 double read_only_gbs(std::size_t n, int iters) {
   return hb::measure_device_read(n * sizeof(int), iters).gbs;
@@ -76,10 +72,10 @@ struct Bench {
 };
 
 // Facts every report of the chapter starts with.
-void add_facts(hb::Report& r, const std::string& program, const hb::Cli& cli,
-               const hb::DeviceInfo& dev, std::size_t n, double read_gbs) {
+void add_facts(hb::Report& r, const std::string& program, const hb::Cli& cli, std::size_t n,
+               double read_gbs) {
   const hb::CommonOptions& opt = cli.options();
-  hb::add_run_facts(r, program, cli.command_line(), dev);
+  hb::add_run_facts(r, program, cli.command_line(), hb::query_device(opt.device));
   for (const auto& v : variants())
     if (const std::string note = hb::form_note(v.needs); !note.empty())
       r.fact("variant " + std::string(v.id) + " " + v.name, note);
@@ -183,11 +179,11 @@ bool extra_rows(const Variant& v, hb::Report& report, Bench& b, std::size_t n, i
 int variant_program_main(const char* program, const char* id, int argc, char** argv) {
   return hb::run_main(program, [&] {
     const Variant& v = hb::program_row(variants(), id, program);
-    hb::Cli cli(spec_of(program,
-                        std::string("Chapter 12, variant ") + v.id + ": " + v.title +
-                            ". Reduces --n int32 values, checks the result against the CPU, "
-                            "and prints time, GB/s (1e9 bytes/s) and % of CUB.",
-                        "int32 elements"));
+    hb::Cli cli({program,
+                 std::string("Chapter 12, variant ") + v.id + ": " + v.title +
+                     ". Reduces --n int32 values, checks the result against the CPU, and prints "
+                     "time, GB/s (1e9 bytes/s) and % of CUB.",
+                 kDefaultN, 1, kMaxN, "int32 elements"});
     int threads = v.default_threads;
     if (v.threads != BlockRule::Library)
       cli.app()
@@ -198,7 +194,6 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
     require_threads(std::string("variant ") + v.id, v.threads, threads);  // bad block sizes fail before any GPU work
 
     hb::select_device(opt.device);
-    const hb::DeviceInfo dev = hb::query_device(opt.device);
     Bench bench(opt, opt.n);
     const double read_gbs = read_only_gbs(opt.n, opt.iters);
 
@@ -208,7 +203,7 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
 
     hb::Report report({"id", "variant", "threads", "ms (median)", "GB/s", "% of CUB",
                        "% of read-only", "check"});
-    add_facts(report, program, cli, dev, opt.n, read_gbs);
+    add_facts(report, program, cli, opt.n, read_gbs);
     auto add = [&](const Variant& row, int t, const Measurement& m) {
       add_row(report, row.id, row.title,
               row.threads == BlockRule::Library ? "-" : std::to_string(t), m.median_ms,
@@ -230,12 +225,11 @@ int variant_program_main(const char* program, const char* id, int argc, char** a
 
 int driver_main(int argc, char** argv) {
   return hb::run_main("reduction", [&] {
-    hb::Cli cli(spec_of(
-        "reduction",
-        "Chapter 12 driver: every reduction variant over block sizes 32..1024 (the book's "
-        "sweep, GB/s at --n int32 elements), then the fastest variants against CUB for sizes "
-        "2^10 .. 2^max-log2 (launch latency vs bandwidth).",
-        "int32 elements (block-size sweep)"));
+    hb::Cli cli({"reduction",
+                 "Chapter 12 driver: every reduction variant over block sizes 32..1024 (the "
+                 "book's sweep, GB/s at --n int32 elements), then the fastest variants against "
+                 "CUB for sizes 2^10 .. 2^max-log2 (launch latency vs bandwidth).",
+                 kDefaultN, 1, kMaxN, "int32 elements (block-size sweep)"});
     std::string only;
     std::string sweep = "both";
     int max_log2 = 28;
@@ -253,7 +247,6 @@ int driver_main(int argc, char** argv) {
     const Variant* selected = only.empty() ? nullptr : &find_variant(only);
 
     hb::select_device(opt.device);
-    const hb::DeviceInfo dev = hb::query_device(opt.device);
     // A size sweep alone still measures the block sizes first, without printing them.
     const std::size_t largest =
         std::max(opt.n, sweep != "threads" ? std::size_t(1) << max_log2 : 0);
@@ -273,7 +266,7 @@ int driver_main(int argc, char** argv) {
     }
     hb::BlockSweep threads = hb::block_size_sweep(rows, opt.n, units, failures);
     if (sweep != "sizes") {
-      add_facts(threads.report, "reduction (block-size sweep)", cli, dev, opt.n, threads.ceiling);
+      add_facts(threads.report, "reduction (block-size sweep)", cli, opt.n, threads.ceiling);
       threads.report.print(std::cout, opt.csv);
       if (sweep == "both") std::cout << '\n';
     }
@@ -292,7 +285,7 @@ int driver_main(int argc, char** argv) {
         }
       }
       hb::Report r = hb::size_sweep(chosen, best, 10, max_log2, units, failures);
-      add_facts(r, "reduction (size sweep)", cli, dev, largest, read_only_gbs(largest, opt.iters));
+      add_facts(r, "reduction (size sweep)", cli, largest, read_only_gbs(largest, opt.iters));
       r.fact("sizes", "2^10 .. 2^" + std::to_string(max_log2) +
                           " elements, prefixes of one input; each variant at its best block "
                           "size from the sweep (or its default)");

@@ -49,8 +49,7 @@ class Scratch {
   std::size_t cub_bytes() const { return cub_.bytes(); }
 
   int sm_count() const { return residency_.sm_count; }
-  /// Blocks of \p threads threads that fit on the GPU at once when threads are the only
-  /// limit (at most 32 blocks per SM): the grid size of the book's grid-stride kernels.
+  /// The grid of the book's grid-stride kernels (hb::Residency::blocks).
   int resident_blocks(int threads) const { return residency_.blocks(threads); }
 
  private:

@@ -1,5 +1,5 @@
 // The variant table of chapter 12. Every kernel file of kernels/ is compiled here, once
-// (CMake lists them in ch12_kernels.cuh), so a launcher needs no declaration: adding a
+// (CMake lists them in reduction_kernels.cuh), so a launcher needs no declaration: adding a
 // variant is one file in kernels/ and one row below.
 #include <algorithm>
 #include <climits>

@@ -53,13 +53,8 @@ struct ScanLevel {
   // Calls run(bench) with the bench for up to n elements of the flags' type and kind.
   template <typename Run>
   static void with_bench(std::size_t n, const hb::CommonOptions& opt, const Flags& f, Run run) {
-    if (f.floats()) {
-      ScanBench<float> bench(n, f.kind(), opt.seed, opt.iters, !opt.no_check);
-      run(bench);
-    } else {
-      ScanBench<int> bench(n, f.kind(), opt.seed, opt.iters, !opt.no_check);
-      run(bench);
-    }
+    if (f.floats()) return run(ScanBench<float>(n, f.kind(), opt.seed, opt.iters, !opt.no_check));
+    run(ScanBench<int>(n, f.kind(), opt.seed, opt.iters, !opt.no_check));
   }
 };
 struct CompactLevel {
@@ -81,8 +76,7 @@ struct CompactLevel {
   }
   template <typename Run>
   static void with_bench(std::size_t n, const hb::CommonOptions& opt, const Flags&, Run run) {
-    CompactBench bench(n, opt.seed, opt.iters, !opt.no_check);
-    run(bench);
+    run(CompactBench(n, opt.seed, opt.iters, !opt.no_check));
   }
 };
 
@@ -105,10 +99,6 @@ void add_scan_flags(hb::Cli& cli, Flags& f) {
       cli.app().add_flag("--inclusive", f.inclusive, "compute the inclusive scan (the default)"));
 }
 
-hb::CliSpec spec_of(const char* program, const std::string& description, const char* n_unit) {
-  return {program, description, kDefaultN, 1, kMaxN, n_unit};
-}
-
 // The facts every report of the chapter starts with.
 void add_facts(hb::Report& r, const std::string& program, const hb::Cli& cli) {
   const auto& opt = cli.options();
@@ -127,16 +117,15 @@ void add_facts(hb::Report& r, const std::string& program, const hb::Cli& cli) {
 template <typename Level>
 int variant_program(const char* program, const char* id, int argc, char** argv) {
   const auto& v = hb::program_row(Level::rows(), id, program);
-  hb::Cli cli(spec_of(program,
-                      "Chapter 13, " + v.label() + ": " + v.title +
-                          (Level::kScan
-                               ? ". Scans --n elements, checks the result against the CPU, and "
-                                 "prints time, GB/s (1e9 bytes/s, counting n reads and n writes) "
-                                 "and % of CUB."
-                               : ". Copies the odd elements of --n int32 values, checks them "
-                                 "against the CPU, and prints time, elements/s, GB/s and % of "
-                                 "CUB DeviceSelect::If."),
-                      Level::kScan ? "elements" : "int32 elements"));
+  hb::Cli cli({program,
+               "Chapter 13, " + v.label() + ": " + v.title +
+                   (Level::kScan
+                        ? ". Scans --n elements, checks the result against the CPU, and prints "
+                          "time, GB/s (1e9 bytes/s, counting n reads and n writes) and % of CUB."
+                        : ". Copies the odd elements of --n int32 values, checks them against "
+                          "the CPU, and prints time, elements/s, GB/s and % of CUB "
+                          "DeviceSelect::If."),
+               kDefaultN, 1, kMaxN, Level::kScan ? "elements" : "int32 elements"});
   Flags f;
   if (v.default_threads() > 0) {
     cli.app()
@@ -148,7 +137,7 @@ int variant_program(const char* program, const char* id, int argc, char** argv) 
   const auto& opt = cli.options();
   require_threads(v.label(), v.threads, f.threads);  // before any GPU work
   hb::select_device(opt.device);
-  Level::with_bench(opt.n, opt, f, [&](auto& bench) {
+  Level::with_bench(opt.n, opt, f, [&](auto&& bench) {
     const auto& cub = Level::find("0b");
     const Measurement ref = bench.measure(cub, 0, opt.n);
     const Measurement mine = &v == &cub ? ref : bench.measure(v, f.threads, opt.n);
@@ -255,7 +244,7 @@ void segment_sweep(const std::vector<Row>& table, bool warp, const hb::Cli& cli,
 template <typename Level>
 int driver(const char* program, int argc, char** argv) {
   constexpr bool scan = Level::kScan;
-  hb::Cli cli(spec_of(
+  hb::Cli cli({
       program,
       scan ? "Chapter 13 driver: the device-level scans over block sizes 32..1024 (GB/s at --n "
              "elements) and against CUB over sizes 2^10 .. 2^max-log2; with --sweep warp or "
@@ -264,7 +253,8 @@ int driver(const char* program, int argc, char** argv) {
            : "Chapter 13 compaction driver: the stream compactions of the odd elements over "
              "block sizes 32..1024 (at --n int32 elements) and against CUB DeviceSelect::If "
              "over sizes 2^10 .. 2^max-log2.",
-      scan ? "elements (block-size, warp and block sweeps)" : "int32 elements (block-size sweep)"));
+      kDefaultN, 1, kMaxN,
+      scan ? "elements (block-size, warp and block sweeps)" : "int32 elements (block-size sweep)"});
   std::string only;
   std::string sweep = "both";
   int max_log2 = 28;
@@ -309,7 +299,7 @@ int driver(const char* program, int argc, char** argv) {
   } else if (sweep == "block") {
     segment_sweep(block_variants(), false, cli, f, reps, failures);
   } else {
-    Level::with_bench(largest, opt, f, [&](auto& bench) {
+    Level::with_bench(largest, opt, f, [&](auto&& bench) {
       std::vector<hb::SweepRow> rows;
       for (const auto& v : Level::rows()) {
         if (v.is_cpu() || (selected != nullptr && &v != selected && !v.is_library())) continue;

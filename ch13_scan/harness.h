@@ -1,5 +1,5 @@
 /// \file
-/// \brief The benches that measure and check the scans and compactions (the programs of
+/// \brief The benches that measure and check the scans and compactions (for the programs of
 ///        harness.cpp and the tests), and the programs' main()s.
 #pragma once
 
@@ -30,13 +30,12 @@ struct Measurement : hb::Sample {
 };
 
 /// What the measurements of one program run share, all allocated before anything is timed: an
-/// input of max_n elements of T on the host and the device, an output with one guard element
-/// after the largest size (the sizes measured are prefixes of the input), the scratch memory
-/// and a stream. \p check false skips the comparisons (--no-check).
+/// input of max_n elements of T on the host and the device (the sizes measured are its
+/// prefixes), an output with a guard element after it, the scratch memory and a stream.
 template <typename T>
 class Bench {
  public:
-  /// The device copy rate of n elements (read and write, 2 n elements counted), GB/s.
+  /// The device copy of n elements, GB/s (2 n elements counted).
   double copy_gbs(std::size_t n) const {
     return n == 0 ? 0.0 : hb::measure_device_copy(n * sizeof(T), iters_).gbs;
   }
@@ -47,8 +46,8 @@ class Bench {
         d_out_(in_.size() + 1), host_out_(in_.size() + 1) {
     if (!in_.empty()) hb::copy_to_device(d_in_.data(), in_.data(), d_in_.bytes());
   }
-  /// The CPU row (\p cpu) timed with the host clock, then checked; a GPU row (\p call) timed by
-  /// hb::measure_checked into an output that \p poison poisons, its guard element included.
+  /// The CPU row (\p cpu) timed with the host clock, then checked; a GPU row (\p call) by
+  /// hb::measure_checked into an output that \p poison poisons, guard element included.
   double time(bool on_cpu, const std::function<void()>& cpu,
               const std::function<void(cudaStream_t)>& poison,
               const std::function<void(cudaStream_t)>& call, const std::function<bool()>& check) {
@@ -60,7 +59,7 @@ class Bench {
   }
 
   int iters_;
-  bool check_;
+  bool check_;  // false: --no-check
   Scratch scratch_;
   hb::Stream stream_;
   std::vector<T> in_;

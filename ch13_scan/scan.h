@@ -37,43 +37,36 @@ using hb::require_threads;
 /// x_i\f$, or exclusive \f$y_i = x_0 \oplus \dots \oplus x_{i-1}\f$ with \f$y_0\f$ the identity.
 enum class ScanKind { Inclusive, Exclusive };
 
-inline const char* kind_name(ScanKind kind) {
-  return kind == ScanKind::Inclusive ? "inclusive" : "exclusive";
-}
+inline const char* kind_name(ScanKind k) { return k == ScanKind::Inclusive ? "inclusive" : "exclusive"; }
 
 /// The type the checks sum T in.
 template <typename T>
 using Wide = std::conditional_t<std::is_same_v<T, int>, long long, double>;
 
-// Elements per thread and dynamic shared memory per thread of the tile kernels (the scratch
-// memory is sized by kLookbackItems, the smallest tile).
-/// Variant 6 and compaction 2: four 16-byte vectors of 4-byte elements.
-constexpr int kLookbackItems = 16;
-/// Variants 7 and 8, compactions 3 and 4, whose tiles are staged in shared memory (32 KB for
-/// 256 threads of int): eight 16-byte vectors.
+// Elements per thread of the tile kernels (4-byte elements, loaded as 16-byte vectors), and
+// the dynamic shared memory per thread of those that stage their tiles there. The scratch
+// memory is sized by kLookbackItems, the smallest tile.
+constexpr int kLookbackItems = 16;  ///< variant 6 and compaction 2: four vectors
+/// Variants 7 to 9, compactions 3 and 4: eight vectors (32 KB for 256 threads of int).
 constexpr int kBulkItems = 32;
 constexpr unsigned kBulkTileBytesPerThread = kBulkItems * 4;  ///< variant 7, compaction 3
-/// Tiles per block in the shared-memory ring of variant 8 and compaction 4: one being
-/// scanned, the others on their way.
+/// Tiles per block in a shared-memory ring: one being scanned, the others on their way.
 constexpr int kRingStages = 3;
 constexpr unsigned kRingBytesPerThread = kRingStages * kBulkTileBytesPerThread;  ///< variant 8
-/// Variant 10: nine 16-byte vectors. Its results leave from registers, so its ring of three
-/// such tiles (432 bytes per thread, 216 KB at 512 threads) is the largest that the 227 KB of
-/// an H100 block holds.
+/// Variant 10: nine vectors. Its results leave from registers, so its ring (216 KB at 512
+/// threads) is the largest that the 227 KB of an H100 block holds.
 constexpr int kEarlyRefillItems = 36;
 constexpr unsigned kEarlyRefillBytesPerThread = kRingStages * kEarlyRefillItems * 4;
-/// Compaction 4: nine 16-byte vectors, a ring of 216 KB at 512 threads (the page says why;
-/// scripts/compact_tile_sweep.sh rebuilds it with CH13_COMPACT_RING_ITEMS set to others).
+// Compactions 4 and 5 (the page says why), which scripts/compact_tile_sweep.sh rebuilds with
+// CH13_COMPACT_RING_ITEMS, CH13_LANE_RUN_ITEMS and CH13_LANE_RUN_STAGES set to others (more,
+// smaller tiles were slower). Compaction 5's runs have the shape of compaction 4's tiles: nine
+// vectors, an odd number, so that the lanes' runs fall on different banks.
 #ifndef CH13_COMPACT_RING_ITEMS
 #define CH13_COMPACT_RING_ITEMS 36
 #endif
 constexpr int kCompactRingItems = CH13_COMPACT_RING_ITEMS;
 static_assert(kCompactRingItems % 4 == 0, "a tile's rows are 16-byte vectors");
 constexpr unsigned kCompactRingBytesPerThread = kRingStages * kCompactRingItems * 4;
-/// Compaction 5's ring: kLaneRunStages tiles of kLaneRunItems elements per thread, the shape
-/// of compaction 4's (nine 16-byte vectors per run, an odd number, so that the lanes' runs
-/// fall on different banks). scripts/compact_tile_sweep.sh rebuilds it with
-/// CH13_LANE_RUN_STAGES and CH13_LANE_RUN_ITEMS set to others: more, smaller tiles were slower.
 #ifndef CH13_LANE_RUN_ITEMS
 #define CH13_LANE_RUN_ITEMS 36
 #endif
@@ -85,15 +78,14 @@ constexpr int kLaneRunStages = CH13_LANE_RUN_STAGES;
 static_assert(kLaneRunItems % 4 == 0 && kLaneRunItems >= kLookbackItems,
               "runs of 16-byte vectors, tiles no smaller than the Scratch's smallest");
 constexpr unsigned kLaneRunBytesPerThread = kLaneRunStages * kLaneRunItems * 4;
-/// What the bulk-copy variants need from the GPU: the bulk-copy engine of compute capability
-/// 9.0, and below it what runs in its place.
+/// What the bulk-copy variants need from the GPU, and what runs in their place below 9.0.
 inline constexpr hb::Needs kBulkCopyNeeds = {
     90, "every thread stages 16-byte vectors of the tile (no bulk-copy engine before 9.0)"};
 
 /// Whether a block of \p threads threads with \p bytes_per_thread of dynamic shared memory (and
-/// a little static) fits the shared memory the current GPU grants (hb::shared_per_block_limit).
+/// a little static) fits the shared memory the current GPU grants; require_shared_memory
+/// throws hb::UsageError naming \p variant unless it does.
 bool fits_shared_memory(unsigned bytes_per_thread, int threads);
-/// Throws hb::UsageError naming \p variant unless it fits.
 void require_shared_memory(const std::string& variant, unsigned bytes_per_thread, int threads);
 
 /// Device memory every device-level variant may need, sized once for inputs of up to max_n
@@ -107,15 +99,11 @@ class Scratch {
 
   /// The per-tile totals of every level of a recursive scan (variants 1 to 4).
   template <typename T>
-  T* levels(std::size_t count) const {
-    return levels_.fit<T>(count, "levels");
-  }
+  T* levels(std::size_t count) const { return levels_.fit<T>(count, "levels"); }
   /// The partials of the two-level variants (5a-5c, compaction 1): at most max_partials(), one
   /// per block that fits on the GPU at once, counting 32 blocks per SM (the hardware's limit).
   template <typename T>
-  T* partials(std::size_t count) const {
-    return partials_.fit<T>(count, "partials");
-  }
+  T* partials(std::size_t count) const { return partials_.fit<T>(count, "partials"); }
   std::size_t max_partials() const { return max_partials_; }
 
   /// The look-back state (kernels/device/06_decoupled_lookback.cuh) for a launch of \p tiles
@@ -130,7 +118,7 @@ class Scratch {
 
   /// Temporary storage for CUB (scan 0b and compaction 0b), enough for max_n elements.
   void* cub_storage() const { return cub_.data(); }
-  std::size_t cub_bytes() const { return cub_bytes_; }
+  std::size_t cub_bytes() const { return cub_.bytes(); }
 
   int sm_count() const { return residency_.sm_count; }
   /// The grid of the book's grid-stride kernels (hb::Residency::blocks).
@@ -143,7 +131,6 @@ class Scratch {
   std::size_t max_partials_ = 0;
   hb::ScratchBytes levels_, partials_, cub_;
   hb::DeviceBuffer<unsigned long long> status_, counter_;
-  std::size_t cub_bytes_ = 0;
   std::uint64_t lookback_calls_ = 0;
   std::uint32_t epoch_period_ = (1u << 31) - 2;
   hb::Residency residency_;
@@ -251,8 +238,9 @@ using BlockVariant = Variant<Level::Block, IntAndFloat<SegmentLauncher>>;
 using ScanVariant = Variant<Level::Device, IntAndFloat<ScanLauncher>>;
 using CompactVariant = Variant<Level::Compact, CompactLauncher>;
 
-// The tables (variants/<level>.cu), the references first: CUB (warp, block), the CPU (scan,
-// compact).
+// The tables, the references first: CUB (warp, block), the CPU (scan, compact). Each is in
+// variants/, which compiles every file of its kernels folder once (CMake lists them in
+// *_kernels.cuh): adding a variant is one file there and one row in the table.
 const std::vector<WarpVariant>& warp_variants();
 const std::vector<BlockVariant>& block_variants();
 const std::vector<ScanVariant>& scan_variants();
@@ -298,9 +286,8 @@ T cpu_scan(T* out, const In* in, std::size_t n, ScanKind kind) {
 /// block-level (segment = tile) test kernels compute.
 template <typename T, typename In = T>
 void cpu_segmented_scan(T* out, const In* in, std::size_t n, std::size_t segment, ScanKind kind) {
-  for (std::size_t first = 0; first < n; first += segment) {
+  for (std::size_t first = 0; first < n; first += segment)
     cpu_scan<T, In>(out + first, in + first, std::min(segment, n - first), kind);
-  }
 }
 
 /// int32 inputs, uniform in [-1000, 1000], element i depending only on (seed, i). A random

@@ -1,5 +1,4 @@
-// The table of the block-level scans. Every file of kernels/block/ is compiled here, once (CMake
-// lists them in block_kernels.cuh): adding a variant is one file there and one row below.
+// The table of the block-level scans (scan.h says how the tables are built).
 #include "block_kernels.cuh"
 #include "scan.h"
 

@@ -1,5 +1,4 @@
-// The table of the stream compactions. Every file of kernels/compact/ is compiled here, once
-// (CMake lists them in compact_kernels.cuh): adding a variant is one file there and one row below.
+// The table of the stream compactions (scan.h says how the tables are built).
 #include "compact_kernels.cuh"
 #include "scan.h"
 

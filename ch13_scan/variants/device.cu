@@ -1,6 +1,5 @@
-// The table of the device-wide scans, and the scratch memory they share. Every file of
-// kernels/device/ is compiled here, once (CMake lists them in scan_kernels.cuh): adding a variant
-// is one file there and one row below.
+// The table of the device-wide scans (scan.h says how the tables are built), and the scratch
+// memory they share.
 #include <algorithm>
 
 #include <cub/device/device_select.cuh>
@@ -117,8 +116,7 @@ Scratch::Scratch(std::size_t max_n)
   // CUB's temporary storage grows with n, so the size for max_n covers every smaller input.
   // We clear it once: CUB initializes what it reads, but initcheck then has nothing to say
   // about look-back polls of tile states CUB's init kernel set in an earlier call.
-  cub_bytes_ = cub_temp_bytes(max_n);
-  cub_ = hb::ScratchBytes(cub_bytes_);
+  cub_ = hb::ScratchBytes(cub_temp_bytes(max_n));
   cub_.zero();
   // Scratch memory for the levels and partials is written before it is read by every
   // variant; we clear it anyway, so that a bug reads zeros rather than last call's values.

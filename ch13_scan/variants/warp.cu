@@ -1,5 +1,4 @@
-// The table of the warp-level scans. Every file of kernels/warp/ is compiled here, once (CMake
-// lists them in warp_kernels.cuh): adding a variant is one file there and one row below.
+// The table of the warp-level scans (scan.h says how the tables are built).
 #include "scan.h"
 #include "warp_kernels.cuh"
 
