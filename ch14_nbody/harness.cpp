@@ -17,7 +17,7 @@
 
 #include <omp.h>
 
-#include "hb/bandwidth.h"
+#include "hb/bench.h"
 #include "hb/files.h"
 #include "hb/random.h"
 #include "hb/report.h"
@@ -531,21 +531,18 @@ std::string cpu_model() {
 
 void add_facts(hb::Report& r, const std::string& program, const Options& opt,
                const hb::DeviceInfo* dev) {
-  r.fact("program", program);
-  r.fact("command", opt.command_line);
-  r.fact("date", hb::today_utc());
   if (dev != nullptr) {
-    r.fact("gpu", dev->name);
-    r.fact("compute capability", hb::capability_summary());
+    hb::add_run_facts(r, program, opt.command_line, *dev);
+    r.fact("SM clock (MHz)", std::to_string(dev->clock_khz / 1000));
+    r.fact("FP32 issue bound (1e9 interactions/s)",
+           hb::fixed(issue_bound(*dev) / 1e9, 1) + " = SMs x 128 lanes x clock / 13 instructions");
     for (const auto& v : variants())
       if (const std::string note = hb::form_note(v.needs); !note.empty())
         r.fact("variant " + std::to_string(v.id) + " " + v.name, note);
-    r.fact("SMs", std::to_string(dev->sm_count));
-    r.fact("SM clock (MHz)", std::to_string(dev->clock_khz / 1000));
-    r.fact("driver", hb::driver_version_text());
-    r.fact("CUDA runtime", hb::cuda_version_text(dev->runtime_version));
-    r.fact("FP32 issue bound (1e9 interactions/s)",
-           hb::fixed(issue_bound(*dev) / 1e9, 1) + " = SMs x 128 lanes x clock / 13 instructions");
+  } else {  // no GPU in this run: the first facts of hb::add_run_facts only
+    r.fact("program", program);
+    r.fact("command", opt.command_line);
+    r.fact("date", hb::today_utc());
   }
   r.fact("cpu", cpu_model());
   r.fact("cpu threads (all-core variant)", std::to_string(cpu_threads(opt.threads)));

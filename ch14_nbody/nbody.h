@@ -154,7 +154,6 @@ double simulate_host(State& s, const HostForces& forces, int steps, float dt);
 
 /// Every CPU variant: 3 floats per body into \p force; \p threads (0: all) for the all-core one.
 using CpuForcesFn = void(const HostBodies& bodies, float* force, float softening_sq, int threads);
-using CpuForces = CpuForcesFn*;
 
 /// One SIMD level's rows [row_begin, row_end), one thread; the all-core variant splits rows.
 using CpuRowsFn = void(const HostBodies& bodies, float* force, float softening_sq,
@@ -306,7 +305,7 @@ struct Variant {
   const char* source = "";  ///< where in the text: "listing 14.4, section 14.3"
   Kind kind = Kind::Cpu;
   std::size_t default_bodies = 0;    ///< bodies of the program and the driver's table
-  CpuForces cpu = nullptr;           ///< Kind::Cpu
+  CpuForcesFn* cpu = nullptr;        ///< Kind::Cpu
   Isa isa = Isa::None;               ///< the SIMD level a CPU variant needs (None: any CPU)
   GpuLauncher gpu = nullptr;         ///< Kind::Gpu
   GpuScratch scratch = nullptr;      ///< Kind::Gpu: scratch it needs (nullptr: none)

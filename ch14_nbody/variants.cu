@@ -14,19 +14,19 @@ namespace ch14 {
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> table = [] {
     constexpr std::size_t K = 1024;
+    // The symmetric variants' portable form, below compute capability 9.0.
+    const hb::Needs vector_atomics{
+        90, "three scalar float atomics per sum instead of one float4 vector atomic"};
     std::vector<Variant> v;
-    auto add = [&](Variant x) -> Variant& { return v.emplace_back(std::move(x)); };
-    auto cpu = [&](int id, const char* name, const char* title, const char* source, CpuForces f,
+    auto cpu = [&](int id, const char* name, const char* title, const char* source, CpuForcesFn* f,
                    Isa isa, std::size_t bodies) {
-      Variant& x = add({id, name, title, source, Kind::Cpu, bodies});
-      x.cpu = f;
-      x.isa = isa;
+      v.push_back({id, name, title, source, Kind::Cpu, bodies, f, isa});
     };
     auto gpu = [&](int id, const char* name, const char* title, const char* source,
                    GpuLauncher f, GpuScratch scratch, const char* param_name,
                    std::vector<int> params, int default_param,
                    GpuSteps steps = enqueue_steps) {
-      Variant& x = add({id, name, title, source, Kind::Gpu, 64 * K});
+      Variant& x = v.emplace_back(Variant{id, name, title, source, Kind::Gpu, 64 * K});
       x.gpu = f;
       x.scratch = scratch;
       x.steps = steps;
@@ -35,7 +35,8 @@ const std::vector<Variant>& variants() {
       x.default_param = default_param;
     };
     auto multi = [&](int id, const char* name, const char* title, MultiGpuRun f) {
-      Variant& x = add({id, name, title, "section 14.6, Table 14.3", Kind::MultiGpu, 64 * K});
+      Variant& x = v.emplace_back(
+          Variant{id, name, title, "section 14.6, Table 14.3", Kind::MultiGpu, 64 * K});
       x.multi = f;
       x.param_name = "bodies per thread";
       x.params = blocked_factors();
@@ -67,14 +68,14 @@ const std::vector<Variant>& variants() {
         launch_gpu_blocked, blocked_scratch, "bodies per thread", blocked_factors(), 4);
     gpu(11, "gpu_symmetric", "GPU symmetric tiles (k = 32)", "figures 14.3-14.4, section 14.1.1",
         launch_gpu_symmetric, symmetric_scratch, nullptr, {}, 0);
-    v.back().needs = {90, "three scalar float atomics per sum instead of one float4 vector atomic"};
+    v.back().needs = vector_atomics;
     multi(12, "gpu_multi", "multi-GPU, one host thread", forces_multi_gpu);
     multi(13, "gpu_multi_threads", "multi-GPU, one host thread per GPU", forces_multi_gpu_threads);
     gpu(15, "gpu_graph", "GPU variant 10, each time step one CUDA graph launch", "beyond the text",
         launch_gpu_blocked, blocked_scratch, "bodies per thread", blocked_factors(), 4, enqueue_steps_graph);
     gpu(16, "gpu_symmetric_rows", "GPU symmetric tiles, two rows per lane (k = 64)", "beyond the text",
         launch_gpu_symmetric_rows, symmetric_scratch, nullptr, {}, 0);
-    v.back().needs = {90, "three scalar float atomics per sum instead of one float4 vector atomic"};
+    v.back().needs = vector_atomics;
     // clang-format on
     return v;
   }();
