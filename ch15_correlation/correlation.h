@@ -43,8 +43,7 @@ struct Template {
   std::uint8_t at(int i, int j) const { return pixels[static_cast<std::size_t>(j) * width + i]; }
 };
 
-/// Throws hb::UsageError unless each side is in 1..kMaxTemplateSide and the template has at
-/// most kMaxTemplatePixels pixels.
+/// Throws hb::UsageError for a side outside 1..kMaxTemplateSide or more than kMaxTemplatePixels.
 void validate_template_size(int width, int height);
 /// Throws hb::UsageError when the template is not inside \p image, too large, or flat (zero
 /// variance: the coefficient is undefined everywhere).
@@ -104,14 +103,13 @@ void destroy_fft_state(FftState* state);
 /// the variants. Building it allocates and uploads; launches never allocate.
 class Workspace {
  public:
-  /// Uploads \p image as a texture (clamp addressing, point sampling, unnormalized
-  /// coordinates: the book's texImage) and as linear rows.
+  /// Uploads \p image as a texture (the book's texImage) and as linear rows.
   explicit Workspace(const hb::GrayImage& image);
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
 
-  /// Makes \p tmpl the template of the following launches: uploads it as a texture (for
-  /// variant 1) and gives it a new id, so that every variant prepares itself again.
+  /// Makes \p tmpl the template of the following launches (a texture for variant 1) under a
+  /// new id, so that every variant prepares itself again.
   void set_template(const Template& tmpl);
 
   int width() const { return width_; }
@@ -131,7 +129,7 @@ class Workspace {
   void set_shared_limit(std::size_t bytes);  ///< at most device_shared_limit()
   std::size_t device_shared_limit() const { return device_shared_limit_; }
 
-  /// Variant 7's packed template (kernels/07_dp4a.cuh), built by its prepare function.
+  /// Variant 7's packed template (kernels/07_dp4a.cuh).
   struct PackedTemplate {
     std::uint64_t template_id = 0;  ///< the template it was built for
     int words_per_band = 0;         ///< NQ: 4-byte words per band (a compiled kernel size)
@@ -176,14 +174,12 @@ using Preparer = void (*)(Workspace& ws, cudaStream_t stream);
 /// (cudaFuncAttributeMaxDynamicSharedMemorySize); we do that once per kernel and size.
 void allow_shared_memory(const void* kernel, std::size_t bytes);
 
-/// Bytes of `__constant__` memory that hold the template of variants 2 to 6 (listing 15.3's
-/// g_Tpix): 64 KB less a little for the other constants of the translation unit. Larger
-/// templates make those variants fall back to variant 1.
+/// Bytes of `__constant__` memory for the template of variants 2 to 6 (listing 15.3's g_Tpix):
+/// 64 KB less the unit's other constants. Larger templates make them fall back to variant 1.
 constexpr std::size_t kConstantTemplateBytes = 65280;
 inline bool fits_constant_memory(const Template& t) { return t.pixels.size() <= kConstantTemplateBytes; }
 
-/// Dynamic shared memory of the book's shared-memory kernels (variants 3 to 6, listing 15.6),
-/// and of variants 7 and 8 (the image tile and the box sums).
+/// Dynamic shared memory of variants 3 to 6 (listing 15.6), 7 and 8 (image tile and box sums).
 std::size_t book_shared_bytes(int template_width, int template_height);
 std::size_t dp4a_shared_bytes(int template_width, int template_height);
 std::size_t tensor_shared_bytes(int template_width, int template_height);
@@ -205,8 +201,8 @@ inline int good_fft_size(int n) {
 Peak gpu_peak(const float* coefficients, int width, std::size_t count,
               unsigned long long* scratch, cudaStream_t stream);
 
-/// One row of the variant table (variants.cu); its file is `kernels/NN_name.cuh`, NN the id in
-/// two digits, or for variant 0, the CPU, kernels/00_cpu.cpp.
+/// One row of the variant table (variants.cu); its file is `kernels/NN_name.cuh` (NN the id in
+/// two digits), kernels/00_cpu.cpp for variant 0.
 struct Variant {
   const char* id;
   const char* name;     ///< "tex_tex": the program is "corr_" + name
@@ -254,8 +250,8 @@ Peak cpu_peak(const std::vector<T>& values, int width) {
   return p;
 }
 
-/// The log transform of Gonzalez and Woods that the book applies to the coefficients before
-/// drawing them (figure 15.2, the formula on the page), so that weak matches stay visible.
+/// The log transform (Gonzalez and Woods) of the coefficients in figure 15.2: weak matches stay
+/// visible.
 std::uint8_t log_transform_pixel(double c);
 hb::GrayImage log_transform_image(const std::vector<float>& values, int width, int height);
 
@@ -277,17 +273,17 @@ struct Problem {
   int focus_x = 0, focus_y = 0;  ///< the template's centre (the sweep centres on it)
 };
 
-/// Enlarges \p image to \p width x \p height (--padWidth / --padHeight), keeping it at the top
-/// left; the new pixels are noise from \p seed (the correlation has no data dependence, so any
-/// content measures the same). Throws hb::UsageError when smaller than the image or too large.
+/// Enlarges \p image to \p width x \p height at its top left with noise from \p seed (the
+/// correlation has no data dependence: any content measures the same). Throws hb::UsageError
+/// when smaller than the image or too large.
 hb::GrayImage pad_image(const hb::GrayImage& image, int width, int height, std::uint64_t seed);
 
 /// The image and template of \p options: the coin scene of \p seed and its dime, or --input and
-/// a 52 x 52 square at its centre; padding; the template flags. Throws hb::UsageError for every
-/// bad combination of flags, an unwritable output, and a missing or malformed PGM file.
+/// a 52 x 52 square at its centre. Throws hb::UsageError for every bad flag, an unwritable
+/// output, and a missing or malformed PGM file.
 Problem make_problem(const ProblemOptions& options, std::uint64_t seed);
 
-/// The CPU reference for one template, and how long it took on all the hardware's threads.
+/// The CPU reference for one template, and its time on all the hardware's threads.
 struct Reference {
   std::vector<ExactSums> sums;
   std::vector<double> coefficients;
@@ -310,7 +306,7 @@ struct Measurement {
   bool ok() const { return sums_exact && coefficients_ok; }
 };
 
-/// Runs GPU variants on one image: owns the workspace, the stream and the output buffers.
+/// Runs GPU variants on one image, with their workspace, stream and output buffers.
 class Bench {
  public:
   explicit Bench(const hb::GrayImage& image);  ///< needs a current device
@@ -336,9 +332,8 @@ class Bench {
 std::vector<std::vector<double>> neighbourhood(const std::vector<double>& coefficients, int width,
                                                int height, int cx, int cy);
 
-/// main() of every program: the per-variant program \p program of variant \p id (it runs that
-/// variant alone, checks it against the CPU and prints its rate), or with a null \p id the
-/// driver: the neighbourhood table, every variant's rate, and with --sweep the size sweep.
+/// main() of variant \p id's program \p program (that variant alone, checked, with its rate) or,
+/// for a null \p id, of the driver (the neighbourhood table, every rate, --sweep).
 int program_main(const char* program, const char* id, int argc, char** argv);
 
 }  // namespace ch15

@@ -164,10 +164,9 @@ struct Run {
     r.print(std::cout, opt.csv);
   }
 
-  // The rate table of the problem's template, printed: the CPU reference's row (when \p ref ran),
-  // then every GPU variant of \p chosen, measured (and checked unless --no-check). A variant's
-  // own program leaves "x variant 1" empty; the driver adds the peak. A single GPU variant's
-  // coefficients become \p picture.
+  // The rate table: the CPU reference's row (when \p ref ran), then every GPU variant of
+  // \p chosen. A variant's own program leaves "x variant 1" empty; the driver adds the peak.
+  // A single GPU variant's coefficients become \p picture.
   void rate_table(const Reference* ref, const std::vector<const Variant*>& chosen, std::vector<float>& picture) {
     hb::Report r = report({"id", "variant", "path", "ms (median)", "Mpix/s", "G tpx/s", "x CPU", "x variant 1",
                            "sums", "coefficients", "peak x", "peak y", "peak value"},

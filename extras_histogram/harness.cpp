@@ -250,11 +250,9 @@ hb::Report make_report(const std::string& program, const ProgramOptions& opt, do
 
 }  // namespace
 
-// The driver `histogram` (id null) runs every variant, or the one of --variant, on every
-// distribution; the program of variant id runs that variant, then shows CUB's row beside it.
-// First the read ceiling of the same bytes is measured (what any histogram that reads its input
-// once can reach), then, per distribution, the data, its CPU histogram, CUB and each variant.
-// Any variant but the naive lesson that is not exact fails the run (exit 1).
+// The driver `histogram` (id null) runs every variant, or that of --variant; a variant's own
+// program runs it beside CUB. The read ceiling of the bytes comes first (what a histogram that
+// reads its input once can reach). Any variant but the lesson that is not exact fails the run.
 int run_program(const char* program, const char* id, int argc, char** argv) {
   return hb::run_main(program, [&] {
     const Variant* single = id != nullptr ? &hb::program_row(variants(), id, program) : nullptr;

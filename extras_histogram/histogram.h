@@ -50,8 +50,8 @@ class Workspace {
 
   std::size_t max_n() const { return max_n_; }
 
-  /// Tests set this to run a kernel with fewer blocks than fit on the GPU, so that every
-  /// thread sees many bytes (the packed counters' overflow boundary). 0: no limit.
+  /// Tests lower this (0: no limit) so that every thread sees many bytes (the packed
+  /// counters' overflow boundary).
   int max_blocks = 0;
 
   /// Throws std::logic_error when \p n exceeds max_n() or \p d_in is not 16-byte aligned.
@@ -67,18 +67,16 @@ class Workspace {
   std::uint32_t* partials(std::size_t threads) const;
   std::size_t max_partial_threads() const { return max_partial_threads_; }
 
-  /// Variant 9: a sorted copy of max_n bytes, the distinct keys, their counts, the run count.
+  /// Variant 9: a sorted copy of the bytes, the distinct keys, their counts, the run count.
   std::uint8_t* sorted() const { return sorted_.data(); }
   std::uint8_t* run_keys() const { return run_keys_.data(); }
   std::uint32_t* run_counts() const { return run_counts_.data(); }
   int* run_count() const { return run_count_.data(); }
 
-  /// CUB's temporary storage (variants 9 and 10) for max_n bytes; require_cub throws
-  /// std::logic_error when \p what needs more.
+  /// CUB's temporary storage (variants 9 and 10); require_cub throws std::logic_error when
+  /// \p what needs more.
   void* cub_storage() const { return cub_.data(); }
-  void require_cub(std::size_t bytes, const char* what) const {
-    cub_.fit<unsigned char>(bytes, what);
-  }
+  void require_cub(std::size_t bytes, const char* what) const { cub_.fit<unsigned char>(bytes, what); }
 
  private:
   std::size_t max_n_ = 0;
@@ -92,9 +90,8 @@ class Workspace {
   hb::ScratchBytes cub_;
 };
 
-/// The one signature of every GPU variant: counts the \p n bytes at \p d_in into the 256
-/// bins at \p d_bins (all overwritten, whatever they held: tests poison them), on \p stream,
-/// using only memory from \p ws.
+/// Every GPU variant: counts the \p n bytes at \p d_in into the 256 bins at \p d_bins (all
+/// overwritten: tests poison them) on \p stream, with memory from \p ws alone.
 /// \pre \p d_in is 16-byte aligned (cudaMalloc gives 256) and \p n <= ws.max_n().
 using Launcher = void (*)(const std::uint8_t* d_in, std::size_t n, std::uint32_t* d_bins,
                           Workspace& ws, cudaStream_t stream);
@@ -105,8 +102,8 @@ std::size_t cub_temp_bytes(std::size_t n);
 /// Variant 0, the post's serial histogram: zero the bins, then `bins[in[i]]++` for every byte.
 void histogram_cpu_serial(const std::uint8_t* in, std::size_t n, std::uint32_t* bins);
 
-/// Variant 1: one contiguous share per thread, each counted into a private histogram, then
-/// added up (the post's method 2, on a CPU). \p threads 0: all cores, shares of at least 64 KiB.
+/// Variant 1, the post's method 2 on a CPU: a contiguous share and a private histogram per
+/// thread, added up. \p threads 0: all cores, shares of at least 64 KiB.
 void histogram_cpu_threads(const std::uint8_t* in, std::size_t n, std::uint32_t* bins,
                            unsigned threads = 0);
 
@@ -155,8 +152,7 @@ Distribution parse_distribution(const std::string& text);
 std::uint8_t equal_value(std::uint64_t seed);            ///< every byte of Equal
 std::vector<std::uint8_t> hot_values(std::uint64_t seed);  ///< the four distinct ones of Hot
 
-/// \p n bytes of generated distribution \p d (not Image). Byte i depends only on (seed, i), or
-/// on (i, n) for Ramp, so the data are the same on every machine.
+/// \p n bytes of \p d (not Image); byte i depends only on (seed, i), or (i, n) for Ramp.
 std::vector<std::uint8_t> generate(Distribution d, std::size_t n, std::uint64_t seed);
 
 struct Verdict {
@@ -183,9 +179,9 @@ struct ProgramOptions {
   std::string command_line;                 ///< the program and its arguments, for the report
 };
 
-/// The shared flags, `--distribution` (default all for the driver, which \p with_variant
-/// marks, else uniform) and `--input FILE.pgm`. Throws hb::UsageError on anything invalid,
-/// including a bad image; nothing when --help was printed.
+/// The shared flags, `--distribution` (default: all in the driver, which \p with_variant
+/// marks, else uniform) and `--input FILE.pgm`. Throws hb::UsageError on anything invalid;
+/// nothing when --help was printed.
 std::optional<ProgramOptions> parse_options(const std::string& program,
                                             const std::string& description, bool with_variant,
                                             int argc, const char* const* argv);
