@@ -101,7 +101,8 @@ CompareResult compare_exact(const G* got, const W* want, std::size_t n,
                             const std::string& what = "values") {
   const auto error = [&](std::size_t i) { return detail::difference(got[i], want[i]); };
   const auto check = [&](std::size_t i) -> ElementCheck {
-    return {std::isnan(error(i)) ? INFINITY : error(i), got[i] != want[i]};
+    if (got[i] == want[i]) return {0.0, false};  // inf == inf, whose difference is NaN
+    return {std::isnan(error(i)) ? INFINITY : error(i), true};
   };
   const auto describe = [&](std::size_t i) {
     return mismatch_line(i, got[i], want[i], detail::to_text(error(i)));
