@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -326,51 +325,28 @@ std::vector<Wide<T>> reference_scan(const std::vector<T>& in, ScanKind kind) {
 
 /// A scan against its reference in Wide<T>: every element equal, or, where \p gamma is not 0
 /// (rounded float scans; tests/float_bound.h), within \p gamma times \p scale[i]. NaN never
-/// matches. Only the first and last five mismatches are formatted, so that a variant that gets
-/// every element of 2^28 wrong is reported as quickly as one that is right.
+/// matches. max_error is absolute, or relative to scale[i].
 template <typename T>
 hb::CompareResult compare_scan(const T* got, const Wide<T>* want, std::size_t n,
                                const double* scale = nullptr, double gamma = 0.0) {
   if (gamma == 0.0) scale = nullptr;
-  const auto error = [&](std::size_t i) {
-    return std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
-  };
-  constexpr std::size_t kKeep = 5;
-  std::vector<std::size_t> first;
-  std::deque<std::size_t> last;
-  hb::CompareResult r{true, n, 0, 0.0, ""};  // max_error: absolute, or relative to scale[i]
-  for (std::size_t i = 0; i < n; ++i) {
+  const auto error = [&](std::size_t i) { return hb::detail::difference(got[i], want[i]); };
+  const auto check = [&](std::size_t i) -> hb::ElementCheck {
     const double err = error(i);
-    if (err == 0.0) continue;
-    r.max_error = std::isnan(err)     ? INFINITY
-                  : scale == nullptr ? std::fmax(r.max_error, err)
-                  : std::fmax(r.max_error, scale[i] > 0 ? err / scale[i] : INFINITY);
-    if (scale != nullptr && err <= gamma * scale[i]) continue;  // never for NaN
-    ++r.mismatches;
-    if (first.size() < kKeep) {
-      first.push_back(i);
-    } else {
-      last.push_back(i);
-      if (last.size() > kKeep) last.pop_front();
-    }
-  }
-  r.ok = r.mismatches == 0;
-  if (r.ok) return r;
-  const auto line = [&](std::size_t i) {
-    std::string s = "  [" + std::to_string(i) + "] got " + hb::detail::to_text(got[i]) +
-                    ", want " + hb::detail::to_text(want[i]);
-    if constexpr (std::is_same_v<T, float>) {
-      s += " (error " + hb::detail::to_text(error(i)) + ", bound " +
-           hb::detail::to_text(scale == nullptr ? 0.0 : gamma * scale[i]) + ")";
-    }
-    return s + "\n";
+    if (err == 0.0) return {0.0, false};
+    if (std::isnan(err)) return {INFINITY, true};
+    if (scale == nullptr) return {err, true};
+    return {scale[i] > 0 ? err / scale[i] : INFINITY, !(err <= gamma * scale[i])};
   };
-  r.report = std::to_string(r.mismatches) + " of " + std::to_string(n) +
-             " scan elements differ from the reference:\n";
-  for (std::size_t i : first) r.report += line(i);
-  if (r.mismatches > first.size() + last.size()) r.report += "  ...\n";
-  for (std::size_t i : last) r.report += line(i);
-  return r;
+  const auto describe = [&](std::size_t i) {
+    std::string error_and_bound;  // none for int: its scans are exact
+    if constexpr (std::is_same_v<T, float>) {
+      error_and_bound = "error " + hb::detail::to_text(error(i)) + ", bound " +
+                        hb::detail::to_text(scale == nullptr ? 0.0 : gamma * scale[i]);
+    }
+    return hb::mismatch_line(i, got[i], want[i], error_and_bound);
+  };
+  return hb::compare_each(n, "scan elements", check, describe);
 }
 
 /// Variant 0a's compaction of the first \p n elements of \p in: the odd ones, in order.

@@ -133,27 +133,24 @@ double tolerance_factor(std::size_t n) {
 }
 
 hb::CompareResult check_forces(const float* got, const Reference& ref) {
-  hb::detail::MismatchLog log;
   const double tau = tolerance_factor(ref.n);
-  double worst = 0.0;
-  for (std::size_t r = 0; r < ref.rows.size(); ++r) {
-    const std::size_t i = ref.rows[r];
-    const double tol = tau * ref.magnitude[r];
-    for (int c = 0; c < 3; ++c) {
-      const double g = got[3 * i + c];
-      const double w = ref.accel[3 * r + c];
-      const double err = std::fabs(g - w);
-      const double scaled = tol > 0 ? err / tol : (err > 0 ? INFINITY : 0.0);
-      worst = std::isnan(err) ? INFINITY : std::max(worst, scaled);
-      if (!(err <= tol)) {
-        std::ostringstream e;
-        e.precision(3);
-        e << scaled << " x tolerance (body " << i << ", " << "xyz"[c] << ")";
-        log.add(3 * i + c, hb::detail::to_text(g), hb::detail::to_text(w), e.str());
-      }
-    }
-  }
-  return log.finish(3 * ref.rows.size(), worst, "force components");
+  // Element k is component k % 3 of sampled row k / 3: element index(k) of got.
+  const auto index = [&](std::size_t k) { return 3 * ref.rows[k / 3] + k % 3; };
+  const auto error = [&](std::size_t k) { return std::fabs(got[index(k)] - ref.accel[k]); };
+  const auto tol = [&](std::size_t k) { return tau * ref.magnitude[k / 3]; };
+  const auto scaled = [&](std::size_t k) {
+    return tol(k) > 0 ? error(k) / tol(k) : (error(k) > 0 ? INFINITY : 0.0);
+  };
+  const auto check = [&](std::size_t k) -> hb::ElementCheck {
+    return {std::isnan(error(k)) ? INFINITY : scaled(k), !(error(k) <= tol(k))};
+  };
+  const auto describe = [&](std::size_t k) {
+    std::ostringstream e;
+    e.precision(3);
+    e << scaled(k) << " x tolerance (body " << ref.rows[k / 3] << ", " << "xyz"[k % 3] << ")";
+    return hb::mismatch_line(index(k), got[index(k)], ref.accel[k], e.str());
+  };
+  return hb::compare_each(3 * ref.rows.size(), "force components", check, describe);
 }
 
 // [nbody-energy]

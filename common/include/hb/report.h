@@ -21,7 +21,6 @@ class Report {
 
   const std::vector<std::string>& columns() const { return columns_; }
   const std::vector<std::vector<std::string>>& rows() const { return rows_; }
-  const std::vector<std::pair<std::string, std::string>>& facts() const { return facts_; }
 
  private:
   std::vector<std::string> columns_;
