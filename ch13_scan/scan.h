@@ -36,7 +36,9 @@ using hb::require_threads;
 /// x_i\f$, or exclusive \f$y_i = x_0 \oplus \dots \oplus x_{i-1}\f$ with \f$y_0\f$ the identity.
 enum class ScanKind { Inclusive, Exclusive };
 
-inline const char* kind_name(ScanKind k) { return k == ScanKind::Inclusive ? "inclusive" : "exclusive"; }
+inline const char* kind_name(ScanKind kind) {
+  return kind == ScanKind::Inclusive ? "inclusive" : "exclusive";
+}
 
 /// The type the checks sum T in.
 template <typename T>

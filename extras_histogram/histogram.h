@@ -76,7 +76,9 @@ class Workspace {
   /// CUB's temporary storage (variants 9 and 10); require_cub throws std::logic_error when
   /// \p what needs more.
   void* cub_storage() const { return cub_.data(); }
-  void require_cub(std::size_t bytes, const char* what) const { cub_.fit<unsigned char>(bytes, what); }
+  void require_cub(std::size_t bytes, const char* what) const {
+    cub_.fit<unsigned char>(bytes, what);
+  }
 
  private:
   std::size_t max_n_ = 0;
