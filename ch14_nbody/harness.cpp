@@ -528,18 +528,14 @@ std::string cpu_model() {
 
 void add_facts(hb::Report& r, const std::string& program, const Options& opt,
                const hb::DeviceInfo* dev) {
+  hb::add_run_facts(r, program, opt.command_line, dev);
   if (dev != nullptr) {
-    hb::add_run_facts(r, program, opt.command_line, *dev);
     r.fact("SM clock (MHz)", std::to_string(dev->clock_khz / 1000));
     r.fact("FP32 issue bound (1e9 interactions/s)",
            hb::fixed(issue_bound(*dev) / 1e9, 1) + " = SMs x 128 lanes x clock / 13 instructions");
     for (const auto& v : variants())
       if (const std::string note = hb::form_note(v.needs); !note.empty())
         r.fact("variant " + std::to_string(v.id) + " " + v.name, note);
-  } else {  // no GPU in this run: the first facts of hb::add_run_facts only
-    r.fact("program", program);
-    r.fact("command", opt.command_line);
-    r.fact("date", hb::today_utc());
   }
   r.fact("cpu", cpu_model());
   r.fact("cpu threads (all-core variant)", std::to_string(cpu_threads(opt.threads)));

@@ -19,15 +19,16 @@ Checked measure_checked(const std::function<void(cudaStream_t)>& poison,
 }
 
 void add_run_facts(Report& r, const std::string& program, const std::string& command,
-                   const DeviceInfo& dev) {
+                   const DeviceInfo* dev) {
   r.fact("program", program);
   r.fact("command", command);
   r.fact("date", today_utc());
-  r.fact("gpu", dev.name);
+  if (dev == nullptr) return;
+  r.fact("gpu", dev->name);
   r.fact("compute capability", capability_summary());
-  r.fact("SMs", std::to_string(dev.sm_count));
+  r.fact("SMs", std::to_string(dev->sm_count));
   r.fact("driver", driver_version_text());
-  r.fact("CUDA runtime", cuda_version_text(dev.runtime_version));
+  r.fact("CUDA runtime", cuda_version_text(dev->runtime_version));
 }
 
 void Failures::throw_if_any(std::size_t shown) const {
@@ -113,8 +114,9 @@ Report size_sweep(const std::vector<SweepRow>& rows, const std::vector<int>& thr
                                         own ? "-" : std::to_string(threads.at(i)), fixed(us, 2)};
       for (double rate : s.rates) cells.push_back(fixed(rate, 1));
       cells.push_back(reference_us > 0 && us > 0 ? fixed(reference_us / us, 2) : "-");
-      if (ceiling) cells.push_back(fixed(limit, 1));
-      if (ceiling) cells.push_back(percent(s.rates.at(units.ceiling_rate), limit));
+      if (ceiling)
+        cells.insert(cells.end(),
+                     {fixed(limit, 1), percent(s.rates.at(units.ceiling_rate), limit)});
       cells.push_back(check_text(s.ok, s.checked));
       r.row(cells);
     }

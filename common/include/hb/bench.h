@@ -36,10 +36,14 @@ inline std::string percent(double part, double whole) {
   return whole > 0 && part > 0 ? fixed(100.0 * part / whole, 1) : "-";
 }
 
-/// The facts every chapter's report starts with: program, command, date, GPU, compute
-/// capability, SMs, driver and CUDA runtime.
+/// The facts every chapter's report starts with: program, command and date, then, with \p dev
+/// (null in a run that uses no GPU), GPU, compute capability, SMs, driver and CUDA runtime.
 void add_run_facts(Report& r, const std::string& program, const std::string& command,
-                   const DeviceInfo& dev);
+                   const DeviceInfo* dev);
+inline void add_run_facts(Report& r, const std::string& program, const std::string& command,
+                          const DeviceInfo& dev) {
+  add_run_facts(r, program, command, &dev);
+}
 
 /// "skipped" when nothing was checked, else "exact" or "FAIL": the check column of the tables.
 inline const char* check_text(bool ok, bool checked) {
