@@ -31,6 +31,7 @@ enum class HostKind {
   Pinned,    ///< page-locked (cudaHostAlloc): the copy engines read and write it directly
   Mapped     ///< page-locked and mapped: kernels read and write it across the bus
 };
+
 inline const char* host_kind_name(HostKind kind) {
   return kind == HostKind::Pageable ? "pageable"
          : kind == HostKind::Pinned ? "pinned"
@@ -64,6 +65,7 @@ enum class IssueOrder {
   BreadthFirst,  ///< all host->device copies, then all kernels, then all device->host copies
   DepthFirst     ///< chunk by chunk: copies in, kernel, copy out
 };
+
 inline const char* issue_order_name(IssueOrder order) {
   return order == IssueOrder::BreadthFirst ? "breadth-first" : "depth-first";
 }
@@ -77,6 +79,7 @@ struct StrategyInfo {
   const char* name;     ///< short name for tables
   HostKind host;        ///< host memory it needs
 };
+
 inline const std::array<StrategyInfo, 5> kStrategies = {{  // ids 1..5 in order
     {Strategy::Synchronous, "stream1_device", "synchronous (pageable)", HostKind::Pageable},
     {Strategy::Async, "stream2_async", "async (pinned)", HostKind::Pinned},
@@ -84,6 +87,7 @@ inline const std::array<StrategyInfo, 5> kStrategies = {{  // ids 1..5 in order
     {Strategy::Mapped, "stream4_mapped", "mapped (zero-copy)", HostKind::Mapped},
     {Strategy::Pipelined, "streaming", "pipelined (beyond the text)", HostKind::Pinned},
 }};
+
 inline const StrategyInfo& strategy_info(Strategy id) {
   return kStrategies.at(std::size_t(id) - 1);
 }
@@ -94,6 +98,7 @@ struct StrategyConfig {
   IssueOrder order = IssueOrder::BreadthFirst;  ///< Streams: issue order
   std::size_t chunk = 0;                        ///< Pipelined: elements per chunk (>= 1)
 };
+
 /// "streams, breadth-first, 4 streams" and the like.
 std::string describe(const StrategyConfig& config);
 
@@ -102,6 +107,7 @@ struct Range {
   std::size_t begin = 0, end = 0;
   std::size_t size() const noexcept { return end - begin; }
 };
+
 /// Part \p i of \p n elements cut into \p parts consecutive ranges whose sizes differ by at
 /// most one (empty ones when n < parts). std::invalid_argument unless 0 <= i < parts.
 Range split_range(std::size_t n, int parts, int i);
@@ -113,6 +119,7 @@ inline constexpr std::size_t kSmallestChunk = std::size_t(256) << 10;
 /// which ends the array twice, so that the copies out never queue up (see the chapter page).
 std::vector<Range> pipeline_chunks(std::size_t n, std::size_t chunk,
                                    std::size_t smallest = kSmallestChunk);
+
 /// The chunk sizes the driver tries on \p n elements: \p chunk alone when it is not 0,
 /// otherwise 1M to 32M floats in powers of two; each at most n, increasing, without repeats.
 std::vector<std::size_t> pipeline_chunk_candidates(std::size_t n, std::size_t chunk);
@@ -154,10 +161,12 @@ struct Pipeline {
 /// pageable or pinned memory.
 StageTimes run_synchronous(Pipeline& p, float alpha);
 StageTimes run_async(Pipeline& p, float alpha);  ///< 11.2 (stream2Async): all in one stream
+
 /// Section 11.3 (stream3Streams): \p streams chunks, one per stream (at most p.streams.size()),
 /// issued in \p order.
 StageTimes run_streams(Pipeline& p, float alpha, int streams, IssueOrder order);
 StageTimes run_mapped(Pipeline& p, float alpha);  ///< 11.4 (stream4Mapped): mapped, no copies
+
 /// Beyond the text: chunks (pipeline_chunks(), chunk >= 1) through one stream per engine.
 StageTimes run_pipelined(Pipeline& p, float alpha, std::size_t chunk);
 
@@ -172,6 +181,7 @@ struct TransferBound {
   double ms = 0.0;
   std::string limit;  ///< which term sets it: "host->device" or "device->host"
 };
+
 /// Each direction at its own measured rate (decimal GB/s, both positive, else
 /// std::invalid_argument) all the time: \f$t = \max(8n / r_{h2d},\ 4n / r_{d2h})\f$. No third
 /// term for both at once: a pipeline's short copies beat two long ones (see the chapter page).
@@ -194,6 +204,7 @@ struct StreamingOptions {
   std::size_t chunk = 0;  ///< 0: let the driver choose
   std::string command;    ///< the command line as given, for the report header
 };
+
 /// The shared flags, --alpha and, where \p spec asks, --max-streams and --chunk (nothing after
 /// --help).
 std::optional<StreamingOptions> parse_options(const ProgramSpec& spec, int argc,
@@ -209,10 +220,12 @@ Inputs make_inputs(std::size_t n, std::uint64_t seed, float alpha, bool with_ref
 
 /// \p out against the CPU reference, within tolerance_vs_cpu().
 hb::CompareResult compare_output(const float* out, const Inputs& in, float alpha);
+
 /// Throws hb::CheckFailed naming \p what when \p result failed.
 inline void require_ok(const hb::CompareResult& result, const std::string& what) {
   if (!result.ok) throw hb::CheckFailed(what + ": " + result.report);
 }
+
 /// "ok", "FAILED (k of n outputs)", or "skipped (--no-check)" when \p result is empty.
 inline std::string check_text(const std::optional<hb::CompareResult>& result) {
   if (!result) return "skipped (--no-check)";

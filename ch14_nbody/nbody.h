@@ -255,7 +255,6 @@ class MultiGpu {
   float4* host_bodies() const { return bodies_.data(); }  ///< the input, pinned
   float* host_force() const { return force_.data(); }     ///< the output, pinned
   std::vector<std::unique_ptr<Slot>>& slots() { return slots_; }
-  std::vector<int> devices() const;
 
  private:
   int previous_device_ = 0;  ///< current when we were made; current again when we are gone

@@ -13,7 +13,7 @@ fi
 rc=$?
 if [ "$rc" -eq 77 ]; then exit 77; fi   # no CUDA device: Skipped
 if [ "$rc" -ne 0 ]; then echo "FAILED: $exe --hb-has-device exited $rc"; exit 1; fi
-# Tests read this to cap their largest sizes (see common/include/hb/testing.h).
+# Tests read this to cap their largest sizes (see common/tests/support/hb/testing.h).
 export HB_UNDER_SANITIZER=1
 # and this to know which tool watches them (some tools do not support every feature, e.g.
 # only memcheck supports dynamic parallelism).

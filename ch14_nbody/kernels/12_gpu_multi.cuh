@@ -47,12 +47,6 @@ MultiGpu::~MultiGpu() {
   cudaSetDevice(previous_device_);
 }
 
-std::vector<int> MultiGpu::devices() const {
-  std::vector<int> d;
-  for (const auto& s : slots_) d.push_back(s->device);
-  return d;
-}
-
 std::vector<int> first_devices(int count) {
   std::vector<int> d;
   for (int k = 0; k < count; ++k) d.push_back(k);
