@@ -129,7 +129,12 @@ int variant_program(const char* program, const char* id, int argc, char** argv) 
   Flags f;
   if (v.default_threads() > 0) {
     cli.app()
-        .add_option("--threads", f.threads, "threads per block: " + hb::describe(v.threads))
+        .add_option("--threads", f.threads,
+                    "threads per block: " + hb::describe(v.threads) +
+                        (v.tile_bytes_per_thread > 0
+                             ? "; by default 256, or the largest smaller power of two whose "
+                               "tile fits the shared memory this GPU grants a block"
+                             : ""))
         ->capture_default_str();
   }
   if (Level::kScan) add_scan_flags(cli, f);
@@ -137,6 +142,8 @@ int variant_program(const char* program, const char* id, int argc, char** argv) 
   const auto& opt = cli.options();
   require_threads(v.label(), v.threads, f.threads);  // before any GPU work
   hb::select_device(opt.device);
+  if (v.default_threads() > 0 && cli.app().count("--threads") == 0)
+    f.threads = v.default_threads_here();
   Level::with_bench(opt.n, opt, f, [&](auto&& bench) {
     const auto& cub = Level::find("0b");
     const Measurement ref = bench.measure(cub, 0, opt.n);

@@ -222,6 +222,14 @@ struct Variant {
   int default_threads() const {
     return is_cpu() || is_library() || picks_own() ? 0 : kDefaultThreads;
   }
+  /// default_threads(), or on a GPU whose shared memory holds no tile of such a block, the
+  /// largest smaller power of two whose tile it holds (Turing's 64 KiB take variant 8's ring
+  /// at 128 threads): what its program and the tests run when no block size is asked for.
+  int default_threads_here() const {
+    int t = default_threads();
+    while (t > 32 && !accepts_threads_here(t)) t /= 2;
+    return t;
+  }
   /// Elements one scan covers: a warp's 32 at the warp level, else a block's tile.
   std::size_t segment(int block_threads) const {
     return kLevel == Level::Warp ? 32 : std::size_t(block_threads) * items_per_thread;

@@ -84,13 +84,14 @@ std::vector<std::size_t> edge_sizes() {
 template <typename Row>
 std::vector<int> block_sizes(const Row& v, std::size_t n) {
   if (v.default_threads() == 0) return {0};  // CUB picks its own
+  const int first = v.default_threads_here();
   std::vector<int> want;
   if (hb::under_sanitizer()) {
-    want = {v.default_threads(), 32};
+    want = {first, 32};
   } else if (n > kMiB) {
-    want = {v.default_threads(), 1024, 512};
+    want = {first, 1024, 512};
   } else {
-    want = {v.default_threads(), 32, 64, 96, 128, 512, 1024};
+    want = {first, 32, 64, 96, 128, 512, 1024};
   }
   const std::size_t most = hb::under_sanitizer() && n > (std::size_t(1) << 16) ? 1
                            : hb::under_sanitizer() || n > kMiB                 ? 2
@@ -311,7 +312,8 @@ TEST_CASE("every device scan works in place", "[gpu]") {
     for (ScanKind kind : kKinds) {
       INFO(v.label() << ", " << ch13::kind_name(kind) << ", n = " << n);
       hb::copy_to_device(data.data(), expected.in.data(), n * sizeof(int));
-      v.launch.for_int(data.data(), data.data(), n, kind, v.default_threads(), scratch, stream);
+      v.launch.for_int(data.data(), data.data(), n, kind, v.default_threads_here(), scratch,
+                       stream);
       const auto r = expected.compare(from_device(data.data(), n, stream), kind, true);
       INFO(r.report);
       CHECK(r.ok);
@@ -417,7 +419,10 @@ TEST_CASE("the variants that share the look-back state give the right answers in
     for (int i = 0; i < calls; ++i) {
       const Call& c = cycle[i % cycle.size()];
       const std::size_t n = ns[i % ns.size()];
-      const int threads = (i / int(cycle.size())) % 2 == 0 ? 256 : 64;
+      // Every other cycle at 64 threads, else at the default block size (of this GPU).
+      const int big =
+          c.compact ? c.compact->default_threads_here() : c.scan->default_threads_here();
+      const int threads = (i / int(cycle.size())) % 2 == 0 ? big : 64;
       if (c.compact != nullptr) {
         c.compact->launch(d_ints.data(), int_out[i].data(), n, counts.data() + i, threads, scratch, stream);
       } else if (c.floats) {
@@ -667,7 +672,8 @@ TEST_CASE("the scan bench measures and checks every scan, int and float, both ki
     ch13::ScanBench<int> ints(n, kind, hb::test_seed(), 2, true);
     ch13::ScanBench<float> floats(n, kind, hb::test_seed(), 2, true);
     for (const ch13::Measurement& m :
-         {ints.measure(v, v.default_threads(), n), floats.measure(v, v.default_threads(), n)}) {
+         {ints.measure(v, v.default_threads_here(), n),
+          floats.measure(v, v.default_threads_here(), n)}) {
       INFO(v.label() << ", " << ch13::kind_name(kind) << ": " << m.failure);
       CHECK(m.ok);
       CHECK(m.median_ms > 0.0);
@@ -682,7 +688,7 @@ TEST_CASE("the compaction bench measures and checks every compaction", "[gpu]") 
   const ch13::CompactVariant v = GENERATE(from_range(ch13::compact_variants()));
   const std::size_t n = 5003;
   ch13::CompactBench bench(n, hb::test_seed(), 2, true);
-  const ch13::Measurement m = bench.measure(v, v.default_threads(), n);
+  const ch13::Measurement m = bench.measure(v, v.default_threads_here(), n);
   INFO(v.label() << ": " << m.failure);
   CHECK(m.ok);
   CHECK(m.selected > n / 3);
