@@ -76,9 +76,7 @@ void add_facts(hb::Report& r, const std::string& program, const hb::Cli& cli, st
                double read_gbs) {
   const hb::CommonOptions& opt = cli.options();
   hb::add_run_facts(r, program, cli.command_line(), hb::query_device(opt.device));
-  for (const auto& v : variants())
-    if (const std::string note = hb::form_note(v.needs); !note.empty())
-      r.fact("variant " + std::string(v.id) + " " + v.name, note);
+  hb::add_form_notes(r, variants());
   r.fact("n (int32 elements)", std::to_string(n));
   r.fact("bytes read", std::to_string(n * sizeof(int)));
   r.fact("data", "uniform int32 over the full range, seed " + std::to_string(opt.seed));

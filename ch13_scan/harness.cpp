@@ -103,12 +103,9 @@ void add_scan_flags(hb::Cli& cli, Flags& f) {
 void add_facts(hb::Report& r, const std::string& program, const hb::Cli& cli) {
   const auto& opt = cli.options();
   hb::add_run_facts(r, program, cli.command_line(), hb::query_device(opt.device));
-  const auto note_forms = [&](const auto& table) {
-    for (const auto& v : table)
-      if (const std::string note = hb::form_note(v.needs); !note.empty()) r.fact(v.label(), note);
-  };
-  note_forms(scan_variants());
-  note_forms(compact_variants());
+  const auto label = [](const auto& v) { return v.label(); };  // "scan variant 7"
+  hb::add_form_notes(r, scan_variants(), label);
+  hb::add_form_notes(r, compact_variants(), label);
   r.fact("iterations", std::to_string(opt.iters) + " timed (median) after " +
                            std::to_string(kWarmup) + " untimed");
 }

@@ -533,9 +533,7 @@ void add_facts(hb::Report& r, const std::string& program, const Options& opt,
     r.fact("SM clock (MHz)", std::to_string(dev->clock_khz / 1000));
     r.fact("FP32 issue bound (1e9 interactions/s)",
            hb::fixed(issue_bound(*dev) / 1e9, 1) + " = SMs x 128 lanes x clock / 13 instructions");
-    for (const auto& v : variants())
-      if (const std::string note = hb::form_note(v.needs); !note.empty())
-        r.fact("variant " + std::to_string(v.id) + " " + v.name, note);
+    hb::add_form_notes(r, variants());
   }
   r.fact("cpu", cpu_model());
   r.fact("cpu threads (all-core variant)", std::to_string(cpu_threads(opt.threads)));

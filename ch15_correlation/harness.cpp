@@ -114,10 +114,7 @@ struct Run {
   hb::Report report(std::vector<std::string> columns, const std::string& title, bool gpu = true) const {
     hb::Report r(std::move(columns));
     hb::add_run_facts(r, title, cli.command_line(), gpu ? dev : nullptr);
-    if (gpu && dev != nullptr)
-      for (const auto& v : variants())
-        if (const std::string note = hb::form_note(v.needs); !note.empty())
-          r.fact("variant " + std::string(v.id) + " " + v.name, note);
+    if (gpu && dev != nullptr) hb::add_form_notes(r, variants());
     std::string image = p.source + ", " + dims(p.original_width, p.original_height);
     if (p.image.width != p.original_width || p.image.height != p.original_height)
       image += ", padded to " + dims(p.image.width, p.image.height);

@@ -230,9 +230,7 @@ hb::Report make_report(const std::string& program, const ProgramOptions& opt, do
                 "% of read-only", "check"});
   const hb::DeviceInfo dev = hb::query_device(opt.common.device);
   hb::add_run_facts(r, program, opt.command_line, dev);
-  for (const auto& v : variants())
-    if (const std::string note = hb::form_note(v.needs); !note.empty())
-      r.fact("variant " + v.label(), note);
+  hb::add_form_notes(r, variants());
   r.fact("SM clock (MHz)", std::to_string(dev.clock_khz / 1000));
   r.fact("L2 cache (MiB)", hb::fixed(double(dev.l2_bytes) / (1 << 20), 0));
   r.fact("bytes per histogram", std::to_string(opt.common.n));

@@ -6,11 +6,13 @@
 
 #include <cstddef>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <cuda_runtime_api.h>
 
+#include "hb/capability.h"
 #include "hb/device.h"
 #include "hb/report.h"
 
@@ -43,6 +45,22 @@ void add_run_facts(Report& r, const std::string& program, const std::string& com
 inline void add_run_facts(Report& r, const std::string& program, const std::string& command,
                           const DeviceInfo& dev) {
   add_run_facts(r, program, command, &dev);
+}
+
+/// One fact per row of the variant table \p rows whose headline form this GPU or build lacks
+/// (hb::form_note), named \p label(row); without \p label, "variant <id> <name>".
+template <typename Rows, typename Label>
+void add_form_notes(Report& r, const Rows& rows, Label label) {
+  for (const auto& v : rows)
+    if (const std::string note = form_note(v.needs); !note.empty()) r.fact(label(v), note);
+}
+template <typename Rows>
+void add_form_notes(Report& r, const Rows& rows) {
+  add_form_notes(r, rows, [](const auto& v) {
+    std::ostringstream name;
+    name << "variant " << v.id << ' ' << v.name;
+    return name.str();
+  });
 }
 
 /// "skipped" when nothing was checked, else "exact" or "FAIL": the check column of the tables.
