@@ -48,7 +48,8 @@ inline void add_run_facts(Report& r, const std::string& program, const std::stri
 }
 
 /// One fact per row of the variant table \p rows whose headline form this GPU or build lacks
-/// (hb::form_note), named \p label(row); without \p label, "variant <id> <name>".
+/// (hb::form_note), named \p label(row); without \p label, "variant " + id + " " + name
+/// ("variant 11 gpu_symmetric").
 template <typename Rows, typename Label>
 void add_form_notes(Report& r, const Rows& rows, Label label) {
   for (const auto& v : rows)
